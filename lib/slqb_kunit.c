@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the SLQB allocator's behaviour: LIFO reuse, flushing
+ * past the watermark, remote frees finding their owner, shrinking,
+ * off-node and memoryless-node allocation, bulk paths, typesafe-by-RCU
+ * and constructor caches, and CPU hotplug.
+ *
+ * The tests read SLQB's lists to count pages and queued objects, so they
+ * include mm/slab.h. They create their own caches with SLAB_SKIP_KFENCE,
+ * so that every object comes from SLQB.
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/mm.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "../mm/slab.h"
+
+#define TEST_SIZE	128
+
+/* Pages a cache owns, and objects that are not handed out. */
+static unsigned long cache_slabs(struct kmem_cache *s, unsigned long *nr_free)
+{
+	unsigned long slabs = 0, free = 0;
+	struct kmem_cache_node *n;
+	int cpu, node;
+
+	for_each_possible_cpu(cpu) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+		slabs += READ_ONCE(c->list.nr_slabs);
+		free += READ_ONCE(c->list.nr_free) + READ_ONCE(c->freelist.nr);
+#ifdef CONFIG_SMP
+		free += READ_ONCE(c->rlist.nr) +
+			READ_ONCE(c->remote_free.list.nr);
+#endif
+	}
+	for_each_kmem_cache_node(s, node, n) {
+		slabs += READ_ONCE(n->list.nr_slabs);
+		free += READ_ONCE(n->list.nr_free);
+	}
+	if (nr_free)
+		*nr_free = free;
+	return slabs;
+}
+
+/*
+ * Live objects as SLQB's lists see them. KASAN's quarantine holds freed
+ * objects back from SLQB; shrinking the cache empties it for this cache.
+ */
+static unsigned long cache_live(struct kmem_cache *s)
+{
+	unsigned long free, slabs;
+
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		kmem_cache_shrink(s);
+	slabs = cache_slabs(s, &free);
+	return slabs * s->objects - free;
+}
+
+static struct kmem_cache *test_cache(struct kunit *test, const char *name,
+				     slab_flags_t flags, void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+
+	s = kmem_cache_create(name, TEST_SIZE, 0, flags | SLAB_SKIP_KFENCE,
+			      ctor);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	return s;
+}
+
+/* A quarantine (generic KASAN) keeps freed objects from coming back. */
+static void skip_if_quarantine(struct kunit *test)
+{
+	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		kunit_skip(test, "KASAN's quarantine delays reuse");
+}
+
+struct batch {
+	struct kmem_cache *s;
+	void **objs;
+	int n;
+	int node;
+};
+
+static long alloc_batch(void *arg)
+{
+	struct batch *b = arg;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		b->objs[i] = kmem_cache_alloc_node(b->s, GFP_KERNEL, b->node);
+		if (!b->objs[i])
+			return -ENOMEM;
+		memset(b->objs[i], 0x5a, TEST_SIZE);
+	}
+	return 0;
+}
+
+static long free_batch(void *arg)
+{
+	struct batch *b = arg;
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		kmem_cache_free(b->s, b->objs[i]);
+	return 0;
+}
+
+static struct batch *new_batch(struct kunit *test, struct kmem_cache *s, int n)
+{
+	struct batch *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->objs = kunit_kcalloc(test, n, sizeof(void *), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b->objs);
+	b->s = s;
+	b->n = n;
+	b->node = NUMA_NO_NODE;
+	return b;
+}
+
+/* Two different online CPUs, or skip. */
+static void two_cpus(struct kunit *test, int *a, int *b)
+{
+	*a = cpumask_first(cpu_online_mask);
+	*b = cpumask_next(*a, cpu_online_mask);
+	if (*b >= nr_cpu_ids)
+		kunit_skip(test, "needs two online CPUs");
+}
+
+static void slqb_test_lifo_reuse(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_lifo", 0, NULL);
+	void *a, *b;
+
+	skip_if_quarantine(test);
+	migrate_disable();
+	a = kmem_cache_alloc(s, GFP_KERNEL);
+	kmem_cache_free(s, a);
+	b = kmem_cache_alloc(s, GFP_KERNEL);
+	migrate_enable();
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	kmem_cache_free(s, b);
+	kmem_cache_destroy(s);
+}
+
+/* Past hiwater the freelist goes back to its pages, and empty pages go. */
+static void slqb_test_flush_watermark(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_flush", 0, NULL);
+	struct batch *b = new_batch(test, s, 3 * s->hiwater);
+	int cpu = cpumask_first(cpu_online_mask);
+	unsigned long slabs_full, free, slabs;
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
+	slabs_full = cache_slabs(s, NULL);
+	KUNIT_EXPECT_GE(test, slabs_full * s->objects, (unsigned long)b->n);
+	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)b->n);
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+		KUNIT_EXPECT_LE(test, READ_ONCE(c->freelist.nr),
+				(unsigned long)s->hiwater);
+		slabs = cache_slabs(s, &free);
+		/* At most the queued objects keep pages alive. */
+		KUNIT_EXPECT_LE(test, slabs, (unsigned long)s->hiwater);
+		KUNIT_EXPECT_LT(test, slabs, slabs_full);
+	}
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+/*
+ * Allocate on CPU A, free on CPU B: the objects reach A's remote queue,
+ * nothing is lost, A's next allocations take them back instead of new
+ * pages, and the pages go back once all is free.
+ */
+static void slqb_test_remote_free(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_remote", 0, NULL);
+	struct batch *b = new_batch(test, s, 8 * s->objects);
+	unsigned long slabs;
+	int a, c;
+
+	two_cpus(test, &a, &c);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
+	slabs = cache_slabs(s, NULL);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), slabs);
+
+	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
+		/* All but an unflushed rlist came back: at most one new page. */
+		KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
+		KUNIT_EXPECT_LE(test, cache_slabs(s, NULL), slabs + 1);
+		KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
+	}
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_destroy(s);
+}
+
+static void slqb_test_shrink(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_shrink", 0, NULL);
+	struct batch *b = new_batch(test, s, 2 * s->objects + 1);
+	void *keep;
+
+	KUNIT_ASSERT_EQ(test, alloc_batch(b), 0);
+	keep = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, keep);
+	free_batch(b);
+	kmem_cache_shrink(s);
+	/* Only the page of the object still in use remains. */
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 1UL);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 1UL);
+	kmem_cache_free(s, keep);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+static int node_with_memory_besides(int node)
+{
+	int n;
+
+	for_each_node_state(n, N_MEMORY)
+		if (n != node)
+			return n;
+	return NUMA_NO_NODE;
+}
+
+static void slqb_test_offnode(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_offnode", 0, NULL);
+	struct batch *b = new_batch(test, s, 2 * s->objects);
+	int cpu = cpumask_first(cpu_online_mask);
+	int i;
+
+	b->node = node_with_memory_besides(cpu_to_mem(cpu));
+	if (b->node == NUMA_NO_NODE) {
+		kmem_cache_destroy(s);
+		kunit_skip(test, "needs a second node with memory");
+	}
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
+	for (i = 0; i < b->n; i++)
+		KUNIT_EXPECT_EQ(test, page_to_nid(virt_to_page(b->objs[i])),
+				b->node);
+	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)b->n);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
+	/* Node lists keep no queues: their pages are gone already. */
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+static int memoryless_node(void)
+{
+	int node;
+
+	for_each_online_node(node)
+		if (!node_state(node, N_MEMORY))
+			return node;
+	return NUMA_NO_NODE;
+}
+
+/*
+ * A CPU on a node without memory: its objects come from elsewhere, its
+ * frees come home, and it does not grow one page per object (2009).
+ */
+static void slqb_test_memoryless_node(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_memless", 0, NULL);
+	struct batch *b = new_batch(test, s, 4 * s->objects);
+	int node = memoryless_node();
+	void *p;
+	int cpu;
+
+	if (node == NUMA_NO_NODE) {
+		kmem_cache_destroy(s);
+		kunit_skip(test, "needs a node without memory");
+	}
+	/* No page can come from that node itself. */
+	p = kmem_cache_alloc_node(s, GFP_KERNEL | __GFP_THISNODE, node);
+	KUNIT_EXPECT_NULL(test, p);
+	if (p)
+		kmem_cache_free(s, p);
+	/* kmalloc_node() for it without __GFP_THISNODE still succeeds. */
+	p = kmem_cache_alloc_node(s, GFP_KERNEL, node);
+	KUNIT_EXPECT_NOT_NULL(test, p);
+	if (p)
+		kmem_cache_free(s, p);
+
+	cpu = cpumask_first_and(cpumask_of_node(node), cpu_online_mask);
+	if (cpu < nr_cpu_ids) {
+		int round;
+
+		for (round = 0; round < 3; round++) {
+			KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
+			KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
+		}
+		KUNIT_EXPECT_LE(test, cache_slabs(s, NULL),
+				DIV_ROUND_UP((unsigned long)b->n, s->objects) + 1);
+	}
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+static void slqb_test_bulk(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_bulk", 0, NULL);
+	static const size_t sizes[] = { 1, 2, 16, 63, 256 };
+	void **p = kunit_kcalloc(test, 256, sizeof(void *), GFP_KERNEL);
+	size_t i, j, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		size_t n = sizes[k];
+
+		KUNIT_ASSERT_EQ(test, kmem_cache_alloc_bulk(s, GFP_KERNEL, n, p),
+				(int)n);
+		for (i = 0; i < n; i++) {
+			KUNIT_EXPECT_NOT_NULL(test, p[i]);
+			memset(p[i], 0xa5, TEST_SIZE);
+			for (j = 0; j < i; j++)
+				KUNIT_EXPECT_PTR_NE(test, p[i], p[j]);
+		}
+		KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)n);
+		kmem_cache_free_bulk(s, n, p);
+		KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	}
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+
+	/* kfree_bulk(): any kmalloc size, large ones included. */
+	for (i = 0; i < 64; i++) {
+		p[i] = kmalloc(8 << (i % 12), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p[i]);
+	}
+	kfree_bulk(64, p);
+}
+
+#define PATTERN 0xab
+
+static void pattern_ctor(void *object)
+{
+	memset(object, PATTERN, TEST_SIZE);
+}
+
+static bool has_pattern(const u8 *p)
+{
+	int i;
+
+	for (i = 0; i < TEST_SIZE; i++)
+		if (p[i] != PATTERN)
+			return false;
+	return true;
+}
+
+/* The free pointer stays out of objects whose contents must survive. */
+static void slqb_test_ctor_and_rcu(struct kunit *test)
+{
+	struct kmem_cache *s;
+	u8 *p;
+
+	s = test_cache(test, "slqb_test_ctor", 0, pattern_ctor);
+	p = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_TRUE(test, has_pattern(p));
+	kmem_cache_free(s, p);
+	p = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_EXPECT_TRUE(test, has_pattern(p));
+	kmem_cache_free(s, p);
+	kmem_cache_destroy(s);
+
+	s = test_cache(test, "slqb_test_rcu", SLAB_TYPESAFE_BY_RCU, NULL);
+	p = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	memset(p, PATTERN, TEST_SIZE);
+	rcu_read_lock();
+	kmem_cache_free(s, p);
+	KUNIT_EXPECT_TRUE(test, has_pattern(p));
+	rcu_read_unlock();
+	kmem_cache_destroy(s);
+}
+
+/*
+ * A CPU dies with objects on its queues and others still live: the queues
+ * are drained, later frees of its objects still reach their pages, and
+ * everything can be given back.
+ */
+static void slqb_test_cpu_hotplug(struct kunit *test)
+{
+	struct kmem_cache *s;
+	struct batch *b, half;
+	int a, c;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU))
+		kunit_skip(test, "needs CPU hotplug");
+	two_cpus(test, &a, &c);
+	s = test_cache(test, "slqb_test_hotplug", 0, NULL);
+	b = new_batch(test, s, 4 * s->objects);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
+	half = *b;
+	half.n = b->n / 2;
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, &half), 0);
+
+	KUNIT_ASSERT_EQ(test, remove_cpu(c), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)(b->n - half.n));
+	half.objs = b->objs + half.n;
+	half.n = b->n - half.n;
+	free_batch(&half);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
+
+	/* Back online, the CPU allocates and frees as before. */
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+static struct kunit_case slqb_test_cases[] = {
+	KUNIT_CASE(slqb_test_lifo_reuse),
+	KUNIT_CASE(slqb_test_flush_watermark),
+	KUNIT_CASE(slqb_test_remote_free),
+	KUNIT_CASE(slqb_test_shrink),
+	KUNIT_CASE(slqb_test_offnode),
+	KUNIT_CASE(slqb_test_memoryless_node),
+	KUNIT_CASE(slqb_test_bulk),
+	KUNIT_CASE(slqb_test_ctor_and_rcu),
+	KUNIT_CASE(slqb_test_cpu_hotplug),
+	{}
+};
+
+static struct kunit_suite slqb_test_suite = {
+	.name = "slqb",
+	.test_cases = slqb_test_cases,
+};
+kunit_test_suite(slqb_test_suite);
+
+MODULE_LICENSE("GPL");

@@ -1,0 +1,1449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SLQB: a slab allocator with per-CPU object queues.
+ *
+ * Design (after Nick Piggin's 2008 SLQB; this implementation is new):
+ *
+ * Every CPU has, for every cache, a struct kmem_cache_cpu. It owns a set
+ * of slab pages (its "list": partial pages, and full pages that point to
+ * it) and keeps a LIFO queue of free objects of those pages, @freelist.
+ *
+ *   Allocation pops @freelist. When it is empty the CPU claims the
+ *   objects other CPUs have freed into its pages (@remote_free), but only
+ *   once @remote_free.check says there are enough of them; then it takes
+ *   objects one at a time from a partial page's own freelist; then it
+ *   asks the page allocator for a new page, which joins the partial list.
+ *
+ *   Free of an object whose page this CPU owns pushes it on @freelist, so
+ *   the next allocation gets the cache-hot object back. Above @hiwater
+ *   objects, @freebatch of them go back to their pages, and pages that
+ *   become wholly free go back to the page allocator.
+ *
+ *   Free of an object owned by another CPU appends it to @rlist. When
+ *   @rlist holds @freebatch objects, or the next remote free is for yet
+ *   another owner, the whole @rlist is spliced onto the owner's
+ *   @remote_free queue under its lock; once that queue holds @freebatch
+ *   objects the freer sets @remote_free.check, and only then does the
+ *   owner look at it.
+ *
+ *   NUMA: a CPU's pages come from its nearest memory node. A request for
+ *   another node (kmalloc_node(), __GFP_THISNODE, a mempolicy) is served
+ *   from that node's struct kmem_cache_node list, whose pages come from
+ *   that node only and whose objects go straight back to their page when
+ *   freed, under the node's list_lock: there are no queues to pin memory
+ *   there. Ownership goes by page (slab->list), never by node number, so
+ *   a CPU on a memoryless node simply owns pages from another node, and
+ *   its frees find their way home like any other.
+ *
+ * Locking:
+ *
+ *   kmem_cache_cpu, except @remote_free: only its own CPU, with interrupts
+ *   disabled. This covers @freelist, @rlist and the CPU's pages (their
+ *   freelists, inuse counts and the partial list), so the fast paths take
+ *   no lock, use no atomic instruction and touch no cache line another
+ *   CPU writes: this CPU's kmem_cache_cpu and the object itself (and, for
+ *   a free, the object's struct page, which free has to read anyway).
+ *
+ *   @remote_free.lock: the remote queue and @remote_free.check. The owner
+ *   reads @check without the lock as a hint, but takes the lock before it
+ *   looks at the queue. Once a CPU has died, @remote_free.dead is set and
+ *   the same lock also guards that CPU's pages, since freers must then
+ *   return objects to the pages themselves.
+ *
+ *   kmem_cache_node.list_lock: the node list's pages.
+ *
+ *   All these locks are taken with interrupts disabled and none nests
+ *   inside another. Empty pages are freed after the lock is dropped and
+ *   the per-CPU state is consistent again, since freeing a page may free
+ *   slab objects (memcg vectors) itself. slab_mutex (and CPU hotplug's
+ *   lock above it) is taken only by cache creation and destruction, the
+ *   trim worker (trylock), the shrinker (trylock) and CPU hotplug.
+ *
+ * Memory is given back by the flush above @hiwater, by a per-CPU trim
+ * that runs every few seconds and shrinks idle queues, by a shrinker that
+ * drains every queue under memory pressure (and on drop_caches), and by
+ * kmem_cache_shrink(). Each queued object pins at most one page, so the
+ * pages a CPU pins per cache are bounded by @hiwater plus its remote
+ * queue, and these are sized in objects per page (see slqb_tunables()).
+ * A dying CPU's queues are drained by the CPUHP_SLAB_PREPARE teardown.
+ */
+
+#include <linux/cpu.h>
+#include <linux/debugobjects.h>
+#include <linux/interrupt.h>
+#include <linux/kasan.h>
+#include <linux/kfence.h>
+#include <linux/kmemleak.h>
+#include <linux/kmsan.h>
+#include <linux/memcontrol.h>
+#include <linux/mempolicy.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/seq_file.h>
+#include <linux/shrinker.h>
+#include <linux/slab.h>
+#include <linux/swap.h>
+#include <linux/uaccess.h>
+#include <linux/vmstat.h>
+#include <linux/workqueue.h>
+
+#include <trace/events/kmem.h>
+
+#include "internal.h"
+#include "slab.h"
+
+/* How often each CPU trims its idle queues. */
+#define SLQB_TRIM_INTERVAL	(2 * HZ)
+
+/* The cache of caches: static, so that it needs no cache to exist. */
+static struct kmem_cache boot_kmem_cache;
+
+static unsigned int slqb_min_order;
+
+static int __init setup_slqb_min_order(char *str)
+{
+	get_option(&str, (int *)&slqb_min_order);
+	slqb_min_order = min_t(unsigned int, slqb_min_order,
+			       PAGE_ALLOC_COSTLY_ORDER);
+	return 1;
+}
+__setup("slqb_min_order=", setup_slqb_min_order);
+
+/*
+ * Free pointers. With SLAB_FREELIST_HARDENED they are stored mixed with a
+ * per-cache secret and their own address, so a leaked or overwritten free
+ * pointer is of little use to an attacker.
+ */
+static inline void *freeptr_code(const struct kmem_cache *s, void *ptr,
+				 unsigned long ptr_addr)
+{
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	return (void *)((unsigned long)ptr ^ s->random ^ swab(ptr_addr));
+#else
+	return ptr;
+#endif
+}
+
+static inline void *get_freepointer(const struct kmem_cache *s, void *object)
+{
+	unsigned long addr = (unsigned long)kasan_reset_tag(object) + s->offset;
+
+	return freeptr_code(s, *(void **)addr, addr);
+}
+
+static inline void set_freepointer(const struct kmem_cache *s, void *object,
+				   void *fp)
+{
+	unsigned long addr = (unsigned long)kasan_reset_tag(object) + s->offset;
+
+	*(void **)addr = freeptr_code(s, fp, addr);
+}
+
+/* Object queues. Callers guard them as described at the top. */
+static inline void kmlist_push(const struct kmem_cache *s, struct kmlist *l,
+			       void *object)
+{
+	set_freepointer(s, object, l->head);
+	if (!l->nr)
+		l->tail = object;
+	l->head = object;
+	l->nr++;
+}
+
+static inline void *kmlist_pop(const struct kmem_cache *s, struct kmlist *l)
+{
+	void *object = l->head;
+
+	l->head = get_freepointer(s, object);
+	l->nr--;
+	return object;
+}
+
+/* Move all of @src to the head of @dst. */
+static inline void kmlist_splice(const struct kmem_cache *s, struct kmlist *dst,
+				 struct kmlist *src)
+{
+	if (!src->nr)
+		return;
+	set_freepointer(s, src->tail, dst->head);
+	if (!dst->nr)
+		dst->tail = src->tail;
+	dst->head = src->head;
+	dst->nr += src->nr;
+	src->head = NULL;
+	src->tail = NULL;
+	src->nr = 0;
+}
+
+static inline bool slqb_is_node_list(const struct kmem_cache_list *l)
+{
+	return l->cpu < 0;
+}
+
+/*
+ * Slab pages.
+ */
+static void *setup_object(struct kmem_cache *s, void *object)
+{
+	object = kasan_init_slab_obj(s, object);
+	if (unlikely(s->ctor)) {
+		kasan_unpoison_object_data(s, object);
+		s->ctor(object);
+		kasan_poison_object_data(s, object);
+	}
+	return object;
+}
+
+/*
+ * Allocate a slab page and thread its objects on its own freelist. The
+ * caller gives it an owner. Called with interrupts as the caller of the
+ * allocator had them, so it may sleep if @flags allow.
+ */
+static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
+{
+	struct folio *folio;
+	struct slab *slab;
+	void *start, *p, *next;
+	unsigned int i;
+
+	if (unlikely(flags & GFP_SLAB_BUG_MASK))
+		flags = kmalloc_fix_flags(flags);
+	WARN_ON_ONCE(s->ctor && (flags & __GFP_ZERO));
+	flags &= GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK;
+	flags |= s->allocflags;
+
+	folio = (struct folio *)alloc_pages_node(node, flags, s->order);
+	if (unlikely(!folio))
+		return NULL;
+
+	slab = folio_slab(folio);
+	__folio_set_slab(folio);
+	/* The flag must be visible before slab_cache (page->mapping) is. */
+	smp_wmb();
+	if (page_is_pfmemalloc(folio_page(folio, 0)))
+		slab_set_pfmemalloc(slab);
+	account_slab(slab, s->order, s, flags);
+	slab->slab_cache = s;
+	slab->list = NULL;
+	slab->inuse = 0;
+
+	kasan_poison_slab(slab);
+	start = slab_address(slab);
+	p = setup_object(s, start);
+	slab->freelist = p;
+	for (i = 1; i < s->objects; i++) {
+		next = setup_object(s, start + i * s->size);
+		set_freepointer(s, p, next);
+		p = next;
+	}
+	set_freepointer(s, p, NULL);
+
+	count_vm_event(SLQB_PAGE_ALLOC);
+	return slab;
+}
+
+static void __free_slab(struct kmem_cache *s, struct slab *slab)
+{
+	struct folio *folio = slab_folio(slab);
+	int order = folio_order(folio);
+
+	__slab_clear_pfmemalloc(slab);
+	folio->mapping = NULL;
+	/* slab_cache must be gone before the page stops being a slab. */
+	smp_wmb();
+	__folio_clear_slab(folio);
+	/* slab->inuse lives in page->_mapcount. */
+	page_mapcount_reset(folio_page(folio, 0));
+	if (current->reclaim_state)
+		current->reclaim_state->reclaimed_slab += 1 << order;
+	unaccount_slab(slab, order, s);
+	__free_pages(folio_page(folio, 0), order);
+	count_vm_event(SLQB_PAGE_FREE);
+}
+
+static void rcu_free_slab(struct rcu_head *h)
+{
+	struct slab *slab = container_of(h, struct slab, rcu_head);
+
+	__free_slab(slab->slab_cache, slab);
+}
+
+static void free_slab(struct kmem_cache *s, struct slab *slab)
+{
+	if (unlikely(s->flags & SLAB_TYPESAFE_BY_RCU))
+		call_rcu(&slab->rcu_head, rcu_free_slab);
+	else
+		__free_slab(s, slab);
+}
+
+/* Free the pages collected on @discard by slab_put(). */
+static void discard_slabs(struct kmem_cache *s, struct list_head *discard)
+{
+	struct slab *slab, *next;
+
+	list_for_each_entry_safe(slab, next, discard, slab_list)
+		free_slab(s, slab);
+}
+
+/* Make @l the owner of a new page. */
+static void slab_adopt(struct kmem_cache *s, struct kmem_cache_list *l,
+		       struct slab *slab)
+{
+	slab->list = l;
+	l->nr_slabs++;
+	l->nr_free += s->objects;
+	list_add(&slab->slab_list, &l->partial);
+	l->nr_partial++;
+}
+
+/* Take an object from a page on @l's partial list. */
+static void *slab_take(struct kmem_cache *s, struct kmem_cache_list *l,
+		       struct slab *slab)
+{
+	void *object = slab->freelist;
+
+	slab->freelist = get_freepointer(s, object);
+	slab->inuse++;
+	l->nr_free--;
+	if (!slab->freelist) {
+		list_del(&slab->slab_list);
+		l->nr_partial--;
+		__count_vm_event(SLQB_PAGE_ALLOC_FULL);
+	} else {
+		__count_vm_event(SLQB_PAGE_ALLOC_PARTIAL);
+	}
+	__count_vm_event(SLQB_ALLOC_FROM_PAGE);
+	return object;
+}
+
+/*
+ * Return an object to its page, owned by @l. A page that becomes empty
+ * leaves @l and goes on @discard, for the caller to free once its own
+ * state is consistent.
+ */
+static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
+		     struct slab *slab, void *object, struct list_head *discard)
+{
+	void *prior = slab->freelist;
+
+	set_freepointer(s, object, prior);
+	slab->freelist = object;
+	slab->inuse--;
+	l->nr_free++;
+	if (!slab->inuse) {
+		if (prior) {
+			list_del(&slab->slab_list);
+			l->nr_partial--;
+		}
+		l->nr_slabs--;
+		l->nr_free -= s->objects;
+		list_add(&slab->slab_list, discard);
+		__count_vm_event(SLQB_PAGE_FREE_EMPTY);
+		return;
+	}
+	if (!prior) {
+		list_add(&slab->slab_list, &l->partial);
+		l->nr_partial++;
+	}
+	__count_vm_event(SLQB_PAGE_FREE_PARTIAL);
+}
+
+/* Return up to @nr objects of @c's freelist to their pages. */
+static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			    unsigned long nr, struct list_head *discard)
+{
+	if (!c->freelist.nr)
+		return;
+	while (nr-- && c->freelist.nr) {
+		void *object = kmlist_pop(s, &c->freelist);
+
+		slab_put(s, &c->list, virt_to_slab(object), object, discard);
+	}
+	__count_vm_event(SLQB_FLUSH_FREE_LIST);
+}
+
+/*
+ * Remote frees.
+ */
+#ifdef CONFIG_SMP
+/* Hand @c's rlist to its owner. Interrupts are disabled. */
+static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	struct kmem_cache_cpu *owner = c->rlist_owner;
+	struct kmem_cache_remote_free *rf = &owner->remote_free;
+	LIST_HEAD(discard);
+
+	spin_lock(&rf->lock);
+	if (unlikely(rf->dead)) {
+		/* Nobody will claim them: back to the pages, under rf->lock. */
+		while (c->rlist.nr) {
+			void *object = kmlist_pop(s, &c->rlist);
+
+			slab_put(s, &owner->list, virt_to_slab(object), object,
+				 &discard);
+		}
+	} else {
+		kmlist_splice(s, &rf->list, &c->rlist);
+		if (rf->list.nr >= s->freebatch && !rf->check)
+			WRITE_ONCE(rf->check, 1);
+	}
+	spin_unlock(&rf->lock);
+	c->rlist_owner = NULL;
+	__count_vm_event(SLQB_FLUSH_REMOTE_FREE_CACHE);
+	discard_slabs(s, &discard);
+}
+
+/* Move the objects others freed into @c's pages onto @c's freelist. */
+static void claim_remote_free(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	struct kmem_cache_remote_free *rf = &c->remote_free;
+	struct kmlist list;
+
+	/* Look at the queue only under its lock. */
+	spin_lock(&rf->lock);
+	list = rf->list;
+	rf->list.head = NULL;
+	rf->list.tail = NULL;
+	rf->list.nr = 0;
+	WRITE_ONCE(rf->check, 0);
+	spin_unlock(&rf->lock);
+
+	if (list.nr) {
+		kmlist_splice(s, &c->freelist, &list);
+		__count_vm_event(SLQB_CLAIM_REMOTE_FREE_CACHE);
+	}
+}
+
+static void free_to_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			  struct kmem_cache_cpu *owner, void *object)
+{
+	if (c->rlist_owner != owner) {
+		if (c->rlist.nr)
+			flush_rlist(s, c);
+		c->rlist_owner = owner;
+	}
+	kmlist_push(s, &c->rlist, object);
+	__count_vm_event(SLQB_REMOTE_FREE);
+	if (c->rlist.nr >= s->freebatch)
+		flush_rlist(s, c);
+}
+#else
+static inline void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+}
+
+static inline void claim_remote_free(struct kmem_cache *s,
+				     struct kmem_cache_cpu *c)
+{
+}
+#endif
+
+static inline bool remote_free_pending(struct kmem_cache_cpu *c)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(c->remote_free.check);
+#else
+	return false;
+#endif
+}
+
+/*
+ * Give back what @c holds: its remote frees, its rlist, and either all of
+ * its freelist (@all) or one batch of it. Interrupts are disabled.
+ */
+static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
+		     struct list_head *discard)
+{
+#ifdef CONFIG_SMP
+	if (c->rlist.nr)
+		flush_rlist(s, c);
+	if (data_race(c->remote_free.list.nr))
+		claim_remote_free(s, c);
+#endif
+	flush_free_list(s, c, all ? c->freelist.nr : s->freebatch, discard);
+}
+
+/*
+ * Allocation.
+ */
+#ifdef CONFIG_NUMA
+static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
+			 unsigned long *irqflags);
+
+/* Take an object from a node list's pages, skipping reserves if need be. */
+static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
+			    gfp_t gfpflags)
+{
+	bool reserves = gfp_pfmemalloc_allowed(gfpflags);
+	struct slab *slab;
+
+	list_for_each_entry(slab, &l->partial, slab_list) {
+		if (unlikely(slab_test_pfmemalloc(slab)) && !reserves)
+			continue;
+		return slab_take(s, l, slab);
+	}
+	return NULL;
+}
+
+/*
+ * Allocate from @node's list. Without __GFP_THISNODE a node that has no
+ * pages to give falls back to this CPU's own list.
+ */
+static void *alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
+{
+	struct kmem_cache_node *n = NULL;
+	struct slab *slab;
+	unsigned long flags;
+	void *object;
+	gfp_t pageflags = gfpflags;
+
+	if (node >= 0 && node < nr_node_ids && node_state(node, N_MEMORY))
+		n = s->node[node];
+	if (unlikely(!n))
+		goto fallback;
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	object = node_list_take(s, &n->list, gfpflags);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+	if (object)
+		goto out;
+
+	if (!(gfpflags & __GFP_THISNODE))
+		pageflags = (gfpflags | __GFP_THISNODE | __GFP_NOWARN |
+			     __GFP_NORETRY) & ~__GFP_NOFAIL;
+	slab = new_slab(s, pageflags, node);
+	if (!slab)
+		goto fallback;
+
+	spin_lock_irqsave(&n->list_lock, flags);
+	slab_adopt(s, &n->list, slab);
+	object = slab_take(s, &n->list, slab);
+	spin_unlock_irqrestore(&n->list_lock, flags);
+out:
+	count_vm_event(SLQB_OFFNODE_ALLOC);
+	count_vm_event(SLQB_ALLOC);
+	return object;
+
+fallback:
+	if (gfpflags & __GFP_THISNODE)
+		return NULL;
+	local_irq_save(flags);
+	object = alloc_local(s, gfpflags, &flags);
+	local_irq_restore(flags);
+	return object;
+}
+
+/* A page from the reserves goes to a node list, which can keep it apart. */
+static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab,
+			      unsigned long *irqflags)
+{
+	struct kmem_cache_node *n = s->node[slab_nid(slab)];
+	void *object;
+
+	if (!n)
+		return NULL;
+	spin_lock(&n->list_lock);
+	slab_adopt(s, &n->list, slab);
+	object = slab_take(s, &n->list, slab);
+	spin_unlock(&n->list_lock);
+	return object;
+}
+#else
+static inline void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab,
+				     unsigned long *irqflags)
+{
+	return NULL;
+}
+#endif
+
+/*
+ * The CPU's freelist is empty: claim remote frees, else take from a
+ * partial page, else get a new page. Called and returns with interrupts
+ * disabled, but enables them (restores *@irqflags) to allocate a page.
+ */
+static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
+			 unsigned long *irqflags)
+{
+	struct kmem_cache_cpu *c = this_cpu_ptr(s->cpu_slab);
+	struct slab *slab;
+	void *object;
+
+	if (unlikely(remote_free_pending(c))) {
+		claim_remote_free(s, c);
+		if (c->freelist.nr)
+			goto freelist;
+	}
+
+	if (c->list.nr_partial) {
+		slab = list_first_entry(&c->list.partial, struct slab,
+					slab_list);
+		object = slab_take(s, &c->list, slab);
+		goto out;
+	}
+
+	local_irq_restore(*irqflags);
+	slab = new_slab(s, gfpflags, numa_mem_id());
+	local_irq_save(*irqflags);
+	if (unlikely(!slab))
+		return NULL;
+
+	if (unlikely(slab_test_pfmemalloc(slab))) {
+		object = alloc_pfmemalloc(s, slab, irqflags);
+		if (object)
+			goto out;
+	}
+	/* We may be on another CPU now: the page joins this one's list. */
+	c = this_cpu_ptr(s->cpu_slab);
+	slab_adopt(s, &c->list, slab);
+	object = slab_take(s, &c->list, slab);
+out:
+	__count_vm_event(SLQB_ALLOC);
+	return object;
+
+freelist:
+	object = kmlist_pop(s, &c->freelist);
+	__count_vm_event(SLQB_ALLOC);
+	return object;
+}
+
+/* The freelist was empty. Interrupts are disabled, as for alloc_local(). */
+static void *alloc_slow(struct kmem_cache *s, gfp_t gfpflags,
+			unsigned long *irqflags)
+{
+#ifdef CONFIG_NUMA
+	/* Honour the task's mempolicy for the objects it did not free. */
+	if (unlikely(current->mempolicy) && !in_interrupt()) {
+		int node = mempolicy_slab_node();
+
+		if (node != numa_mem_id()) {
+			void *object;
+
+			local_irq_restore(*irqflags);
+			object = alloc_node(s, gfpflags & ~__GFP_THISNODE,
+					    node);
+			local_irq_save(*irqflags);
+			return object;
+		}
+	}
+#endif
+	return alloc_local(s, gfpflags, irqflags);
+}
+
+/* With init_on_free, an object must come back all zeroes. */
+static __always_inline void wipe_freepointer(struct kmem_cache *s,
+					     void *object)
+{
+	if (unlikely(slab_want_init_on_free(s)) && object &&
+	    s->offset < s->object_size)
+		*(void **)(kasan_reset_tag(object) + s->offset) = NULL;
+}
+
+static __always_inline bool node_is_local(int node, gfp_t gfpflags)
+{
+	if (!IS_ENABLED(CONFIG_NUMA) || node == NUMA_NO_NODE)
+		return true;
+	return node == numa_mem_id() && !(gfpflags & __GFP_THISNODE);
+}
+
+static __always_inline void *slqb_alloc(struct kmem_cache *s,
+					struct list_lru *lru, gfp_t gfpflags,
+					int node, size_t orig_size,
+					unsigned long addr)
+{
+	struct obj_cgroup *objcg = NULL;
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+	void *object;
+	bool init = false;
+
+	s = slab_pre_alloc_hook(s, lru, &objcg, 1, gfpflags);
+	if (unlikely(!s))
+		return NULL;
+
+	object = kfence_alloc(s, orig_size, gfpflags);
+	if (unlikely(object))
+		goto out;
+
+#ifdef CONFIG_NUMA
+	if (unlikely(!node_is_local(node, gfpflags))) {
+		object = alloc_node(s, gfpflags, node);
+		goto init;
+	}
+#endif
+	local_irq_save(flags);
+	c = this_cpu_ptr(s->cpu_slab);
+	object = c->freelist.head;
+	if (likely(object)) {
+		c->freelist.head = get_freepointer(s, object);
+		c->freelist.nr--;
+		__count_vm_event(SLQB_ALLOC);
+	} else {
+		object = alloc_slow(s, gfpflags, &flags);
+	}
+	local_irq_restore(flags);
+#ifdef CONFIG_NUMA
+init:
+#endif
+	wipe_freepointer(s, object);
+	init = slab_want_init_on_alloc(gfpflags, s);
+out:
+	slab_post_alloc_hook(s, objcg, gfpflags, 1, &object, init);
+	return object;
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t gfpflags)
+{
+	void *ret = slqb_alloc(s, NULL, gfpflags, NUMA_NO_NODE, s->object_size,
+			       _RET_IP_);
+
+	trace_kmem_cache_alloc(_RET_IP_, ret, s, gfpflags, NUMA_NO_NODE);
+	return ret;
+}
+EXPORT_SYMBOL(kmem_cache_alloc);
+
+void *kmem_cache_alloc_lru(struct kmem_cache *s, struct list_lru *lru,
+			   gfp_t gfpflags)
+{
+	void *ret = slqb_alloc(s, lru, gfpflags, NUMA_NO_NODE, s->object_size,
+			       _RET_IP_);
+
+	trace_kmem_cache_alloc(_RET_IP_, ret, s, gfpflags, NUMA_NO_NODE);
+	return ret;
+}
+EXPORT_SYMBOL(kmem_cache_alloc_lru);
+
+void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
+{
+	void *ret = slqb_alloc(s, NULL, gfpflags, node, s->object_size,
+			       _RET_IP_);
+
+	trace_kmem_cache_alloc(_RET_IP_, ret, s, gfpflags, node);
+	return ret;
+}
+EXPORT_SYMBOL(kmem_cache_alloc_node);
+
+void *__kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node,
+			      size_t orig_size, unsigned long caller)
+{
+	return slqb_alloc(s, NULL, gfpflags, node, orig_size, caller);
+}
+
+/*
+ * Free.
+ */
+static void report_double_free(struct kmem_cache *s, void *object)
+{
+	pr_err("SLQB %s: double free of object %px\n", s->name, object);
+	dump_stack();
+	add_taint(TAINT_BAD_PAGE, LOCKDEP_NOW_UNRELIABLE);
+}
+
+/* An object owned by another list than this CPU's. */
+static void free_foreign(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			 struct slab *slab, void *object)
+{
+	struct kmem_cache_list *l = slab->list;
+
+	if (slqb_is_node_list(l)) {
+		struct kmem_cache_node *n;
+		LIST_HEAD(discard);
+
+		n = container_of(l, struct kmem_cache_node, list);
+		spin_lock(&n->list_lock);
+		slab_put(s, l, slab, object, &discard);
+		spin_unlock(&n->list_lock);
+		__count_vm_event(SLQB_OFFNODE_FREE);
+		discard_slabs(s, &discard);
+		return;
+	}
+#ifdef CONFIG_SMP
+	free_to_rlist(s, c, container_of(l, struct kmem_cache_cpu, list),
+		      object);
+#endif
+}
+
+/* Put an object back, without hooks. Also KASAN's quarantine exit. */
+static __always_inline void do_slab_free(struct kmem_cache *s,
+					 struct slab *slab, void *object)
+{
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	c = this_cpu_ptr(s->cpu_slab);
+	__count_vm_event(SLQB_FREE);
+	if (likely(slab->list == &c->list)) {
+		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
+		    unlikely(object == c->freelist.head)) {
+			local_irq_restore(flags);
+			report_double_free(s, object);
+			return;
+		}
+		kmlist_push(s, &c->freelist, object);
+		if (unlikely(c->freelist.nr > s->hiwater)) {
+			LIST_HEAD(discard);
+
+			flush_free_list(s, c, s->freebatch, &discard);
+			discard_slabs(s, &discard);
+		}
+	} else {
+		free_foreign(s, c, slab, object);
+	}
+	local_irq_restore(flags);
+}
+
+/* The hooks every freed object passes. True: do not free it now. */
+static __always_inline bool slab_free_hook(struct kmem_cache *s, void *x,
+					   bool init)
+{
+	kmemleak_free_recursive(x, s->flags);
+	kmsan_slab_free(s, x);
+	debug_check_no_locks_freed(x, s->object_size);
+	if (!(s->flags & SLAB_DEBUG_OBJECTS))
+		debug_check_no_obj_freed(x, s->object_size);
+	/* Racy use after free, if KCSAN is watching. */
+	if (!(s->flags & SLAB_TYPESAFE_BY_RCU))
+		__kcsan_check_access(x, s->object_size,
+				     KCSAN_ACCESS_WRITE | KCSAN_ACCESS_ASSERT);
+	/* Wiping and KASAN go together: KASAN may do the wiping itself. */
+	if (init) {
+		if (!kasan_has_integrated_init())
+			memset(kasan_reset_tag(x), 0, s->object_size);
+		if (s->inuse > s->object_size)
+			memset((char *)kasan_reset_tag(x) + s->object_size, 0,
+			       s->inuse - s->object_size);
+	}
+	return kasan_slab_free(s, x, init);
+}
+
+static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
+				      void *object, unsigned long addr)
+{
+	memcg_slab_free_hook(s, slab, &object, 1);
+
+	if (unlikely(is_kfence_address(object))) {
+		slab_free_hook(s, object, false);
+		kfence_free(object);
+		return;
+	}
+	if (slab_free_hook(s, object, slab_want_init_on_free(s)))
+		return;
+	do_slab_free(s, slab, object);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *x)
+{
+	s = cache_from_obj(s, x);
+	if (!s)
+		return;
+	trace_kmem_cache_free(_RET_IP_, x, s);
+	slqb_free(s, virt_to_slab(x), x, _RET_IP_);
+}
+EXPORT_SYMBOL(kmem_cache_free);
+
+void __kmem_cache_free(struct kmem_cache *s, void *x, unsigned long caller)
+{
+	slqb_free(s, virt_to_slab(x), x, caller);
+}
+
+#ifdef CONFIG_KASAN_GENERIC
+void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
+{
+	do_slab_free(cache, virt_to_slab(x), x);
+}
+#endif
+
+/*
+ * Bulk interfaces.
+ */
+void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		void *object = p[i];
+		struct folio *folio = virt_to_folio(object);
+		struct kmem_cache *cache;
+
+		if (!s) {
+			/* kfree_bulk(): kmalloc'ed objects of any size. */
+			if (unlikely(!folio_test_slab(folio))) {
+				free_large_kmalloc(folio, object);
+				continue;
+			}
+			cache = folio_slab(folio)->slab_cache;
+		} else {
+			cache = cache_from_obj(s, object);
+			if (!cache)
+				continue;
+		}
+		slqb_free(cache, folio_slab(folio), object, _RET_IP_);
+	}
+}
+EXPORT_SYMBOL(kmem_cache_free_bulk);
+
+int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
+			  void **p)
+{
+	struct obj_cgroup *objcg = NULL;
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+	size_t i;
+
+	s = slab_pre_alloc_hook(s, NULL, &objcg, size, gfpflags);
+	if (unlikely(!s))
+		return 0;
+
+	local_irq_save(flags);
+	for (i = 0; i < size; i++) {
+		void *object = kfence_alloc(s, s->object_size, gfpflags);
+
+		if (unlikely(object))
+			goto got;
+		c = this_cpu_ptr(s->cpu_slab);
+		object = c->freelist.head;
+		if (likely(object)) {
+			c->freelist.head = get_freepointer(s, object);
+			c->freelist.nr--;
+			__count_vm_event(SLQB_ALLOC);
+		} else {
+			object = alloc_local(s, gfpflags, &flags);
+			if (unlikely(!object))
+				goto error;
+		}
+		wipe_freepointer(s, object);
+got:
+		p[i] = object;
+	}
+	local_irq_restore(flags);
+
+	slab_post_alloc_hook(s, objcg, gfpflags, size, p,
+			     slab_want_init_on_alloc(gfpflags, s));
+	return i;
+
+error:
+	local_irq_restore(flags);
+	slab_post_alloc_hook(s, objcg, gfpflags, i, p, false);
+	kmem_cache_free_bulk(s, i, p);
+	return 0;
+}
+EXPORT_SYMBOL(kmem_cache_alloc_bulk);
+
+/*
+ * Draining the queues of every CPU, for shrink, destroy and the shrinker.
+ */
+static void drain_this_cpu(void *arg)
+{
+	struct kmem_cache *s = arg;
+	LIST_HEAD(discard);
+
+	trim_cpu(s, this_cpu_ptr(s->cpu_slab), true, &discard);
+	discard_slabs(s, &discard);
+}
+
+static void drain_all_cpus(struct kmem_cache *s)
+{
+	on_each_cpu(drain_this_cpu, s, 1);
+}
+
+/* Every cache of this CPU; slab_mutex is held by who sent us. */
+static void drain_this_cpu_all_caches(void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		drain_this_cpu(s);
+}
+
+static unsigned long queued_objects(struct kmem_cache *s)
+{
+	unsigned long nr = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+		nr += data_race(c->freelist.nr);
+#ifdef CONFIG_SMP
+		nr += data_race(c->rlist.nr + c->remote_free.list.nr);
+#endif
+	}
+	return nr;
+}
+
+static unsigned long slqb_shrink_count(struct shrinker *shrink,
+				       struct shrink_control *sc)
+{
+	struct kmem_cache *s;
+	unsigned long nr = 0;
+
+	if (!mutex_trylock(&slab_mutex))
+		return 0;
+	list_for_each_entry(s, &slab_caches, list)
+		nr += queued_objects(s);
+	mutex_unlock(&slab_mutex);
+	return nr;
+}
+
+/* Memory is short: every queue goes back to its pages. */
+static unsigned long slqb_shrink_scan(struct shrinker *shrink,
+				      struct shrink_control *sc)
+{
+	unsigned long nr;
+
+	nr = slqb_shrink_count(shrink, sc);
+	if (!nr || !mutex_trylock(&slab_mutex))
+		return SHRINK_STOP;
+	on_each_cpu(drain_this_cpu_all_caches, NULL, 1);
+	mutex_unlock(&slab_mutex);
+	return nr;
+}
+
+static struct shrinker slqb_shrinker = {
+	.count_objects = slqb_shrink_count,
+	.scan_objects = slqb_shrink_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+/* Every few seconds each CPU gives back a batch of what it holds idle. */
+static DEFINE_PER_CPU(struct delayed_work, slqb_trim_work);
+
+static void slqb_trim(struct work_struct *work)
+{
+	struct kmem_cache *s;
+
+	if (mutex_trylock(&slab_mutex)) {
+		list_for_each_entry(s, &slab_caches, list) {
+			LIST_HEAD(discard);
+
+			local_irq_disable();
+			trim_cpu(s, this_cpu_ptr(s->cpu_slab), false, &discard);
+			discard_slabs(s, &discard);
+			local_irq_enable();
+		}
+		mutex_unlock(&slab_mutex);
+	}
+	schedule_delayed_work_on(smp_processor_id(), to_delayed_work(work),
+				 round_jiffies_relative(SLQB_TRIM_INTERVAL));
+}
+
+static int slqb_cpu_online(unsigned int cpu)
+{
+	struct delayed_work *work = per_cpu_ptr(&slqb_trim_work, cpu);
+
+	INIT_DEFERRABLE_WORK(work, slqb_trim);
+	schedule_delayed_work_on(cpu, work,
+				 round_jiffies_relative(SLQB_TRIM_INTERVAL));
+	return 0;
+}
+
+static int slqb_cpu_offline(unsigned int cpu)
+{
+	cancel_delayed_work_sync(per_cpu_ptr(&slqb_trim_work, cpu));
+	return 0;
+}
+
+#ifdef CONFIG_SMP
+/*
+ * CPU hotplug, CPUHP_SLAB_PREPARE. A dead CPU's queues are drained from
+ * the CPU that took it down; pages still holding live objects stay with
+ * the dead CPU's list, and until it returns its freers put objects back
+ * into those pages under remote_free.lock.
+ */
+int slab_dead_cpu(unsigned int cpu)
+{
+	struct kmem_cache *s;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+		LIST_HEAD(discard);
+
+		local_irq_disable();
+		spin_lock(&c->remote_free.lock);
+		c->remote_free.dead = true;
+		kmlist_splice(s, &c->freelist, &c->remote_free.list);
+		WRITE_ONCE(c->remote_free.check, 0);
+		flush_free_list(s, c, c->freelist.nr, &discard);
+		spin_unlock(&c->remote_free.lock);
+		if (c->rlist.nr)
+			flush_rlist(s, c);
+		local_irq_enable();
+		discard_slabs(s, &discard);
+	}
+	mutex_unlock(&slab_mutex);
+	return 0;
+}
+
+int slab_prepare_cpu(unsigned int cpu)
+{
+	struct kmem_cache *s;
+
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+		spin_lock_irq(&c->remote_free.lock);
+		c->remote_free.dead = false;
+		spin_unlock_irq(&c->remote_free.lock);
+	}
+	mutex_unlock(&slab_mutex);
+	return 0;
+}
+#endif
+
+/*
+ * Cache creation and destruction.
+ */
+
+/*
+ * Order-0 pages whenever a quarter of the page or less is wasted; else
+ * the smallest order that wastes at most an eighth; else the smallest
+ * that fits one object.
+ */
+static int slqb_calculate_order(unsigned int size)
+{
+	unsigned int order;
+
+	for (order = slqb_min_order; order <= PAGE_ALLOC_COSTLY_ORDER; order++) {
+		unsigned long slab_size = PAGE_SIZE << order;
+
+		if (size > slab_size)
+			continue;
+		if ((slab_size % size) * (order ? 8 : 4) <= slab_size)
+			return order;
+	}
+	order = get_order(size);
+	return order < MAX_ORDER ? order : -1;
+}
+
+/*
+ * Queue lengths: a flush or hand-over moves about two pages' worth of
+ * objects (4 to 128), and the freelist holds at most four batches.
+ */
+static void slqb_tunables(struct kmem_cache *s)
+{
+	s->freebatch = clamp_t(unsigned int, 2 * PAGE_SIZE / s->size, 4, 128);
+	s->hiwater = 4 * s->freebatch;
+}
+
+static bool calculate_sizes(struct kmem_cache *s)
+{
+	unsigned int size = ALIGN(s->object_size, sizeof(void *));
+	int order;
+
+	/*
+	 * The free pointer lives inside a free object, away from its edges,
+	 * unless the object's contents must survive being free: a ctor's
+	 * work, or a reader under SLAB_TYPESAFE_BY_RCU.
+	 */
+	if (s->ctor || (s->flags & (SLAB_TYPESAFE_BY_RCU | SLAB_POISON))) {
+		s->offset = size;
+		size += sizeof(void *);
+	} else {
+		s->offset = ALIGN_DOWN(s->object_size / 2, sizeof(void *));
+	}
+	s->inuse = size;
+
+	kasan_cache_create(s, &size, &s->flags);
+
+	size = ALIGN(size, s->align);
+	s->size = size;
+	s->reciprocal_size = reciprocal_value(size);
+
+	order = slqb_calculate_order(size);
+	if (order < 0)
+		return false;
+	s->order = order;
+	s->objects = (PAGE_SIZE << order) / size;
+
+	s->allocflags = order ? __GFP_COMP : 0;
+	if (s->flags & SLAB_CACHE_DMA)
+		s->allocflags |= GFP_DMA;
+	if (s->flags & SLAB_CACHE_DMA32)
+		s->allocflags |= GFP_DMA32;
+	if (s->flags & SLAB_RECLAIM_ACCOUNT)
+		s->allocflags |= __GFP_RECLAIMABLE;
+	return true;
+}
+
+/* Where a cache's node lists live: right after its node pointers. */
+static struct kmem_cache_node *cache_node_lists(struct kmem_cache *s)
+{
+	unsigned long p = (unsigned long)&s->node[nr_node_ids];
+
+	return (struct kmem_cache_node *)ALIGN(p,
+				__alignof__(struct kmem_cache_node));
+}
+
+static unsigned int kmem_cache_object_size(void)
+{
+	return offsetof(struct kmem_cache, node) +
+	       nr_node_ids * sizeof(struct kmem_cache_node *) +
+	       __alignof__(struct kmem_cache_node) +
+	       nr_node_ids * sizeof(struct kmem_cache_node);
+}
+
+static void init_list(struct kmem_cache_list *l, int cpu)
+{
+	INIT_LIST_HEAD(&l->partial);
+	l->cpu = cpu;
+}
+
+int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
+{
+	int cpu, node;
+
+	s->flags = kmem_cache_flags(s->size, flags, s->name);
+#ifdef CONFIG_SLAB_FREELIST_HARDENED
+	s->random = get_random_long();
+#endif
+	if (!calculate_sizes(s))
+		return -EINVAL;
+	slqb_tunables(s);
+
+	s->cpu_slab = alloc_percpu(struct kmem_cache_cpu);
+	if (!s->cpu_slab)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+		init_list(&c->list, cpu);
+#ifdef CONFIG_SMP
+		spin_lock_init(&c->remote_free.lock);
+#endif
+	}
+
+	if (s != &boot_kmem_cache) {
+		struct kmem_cache_node *n = cache_node_lists(s);
+
+		for (node = 0; node < nr_node_ids; node++, n++) {
+			spin_lock_init(&n->list_lock);
+			init_list(&n->list, -1);
+			s->node[node] = n;
+		}
+	}
+	return 0;
+}
+
+slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
+			      const char *name)
+{
+	return flags;
+}
+
+struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
+				      unsigned int align, slab_flags_t flags,
+				      void (*ctor)(void *))
+{
+	struct kmem_cache *s = find_mergeable(size, align, flags, name, ctor);
+
+	if (s) {
+		s->refcount++;
+		/* Object size and usercopy window grow to the larger user. */
+		s->object_size = max(s->object_size, size);
+	}
+	return s;
+}
+
+static unsigned long count_slabs(struct kmem_cache *s, unsigned long *nr_free)
+{
+	unsigned long slabs = 0, free = 0;
+	struct kmem_cache_node *n;
+	int cpu, node;
+
+	for_each_possible_cpu(cpu) {
+		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+		slabs += data_race(c->list.nr_slabs);
+		free += data_race(c->list.nr_free + c->freelist.nr);
+#ifdef CONFIG_SMP
+		free += data_race(c->rlist.nr + c->remote_free.list.nr);
+#endif
+	}
+	for_each_kmem_cache_node(s, node, n) {
+		slabs += data_race(n->list.nr_slabs);
+		free += data_race(n->list.nr_free);
+	}
+	if (nr_free)
+		*nr_free = free;
+	return slabs;
+}
+
+bool __kmem_cache_empty(struct kmem_cache *s)
+{
+	return !count_slabs(s, NULL);
+}
+
+int __kmem_cache_shrink(struct kmem_cache *s)
+{
+	drain_all_cpus(s);
+	return !__kmem_cache_empty(s);
+}
+
+int __kmem_cache_shutdown(struct kmem_cache *s)
+{
+	unsigned long slabs, free;
+
+	drain_all_cpus(s);
+	slabs = count_slabs(s, &free);
+	if (!slabs)
+		return 0;
+	pr_err("SLQB %s: %lu objects remain in %lu slabs at destroy\n",
+	       s->name, slabs * s->objects - free, slabs);
+	return 1;
+}
+
+void __kmem_cache_release(struct kmem_cache *s)
+{
+	free_percpu(s->cpu_slab);
+}
+
+/*
+ * /proc/slabinfo: limit and batchcount are SLQB's hiwater and freebatch.
+ */
+void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
+{
+	unsigned long free, slabs = count_slabs(s, &free);
+
+	sinfo->num_slabs = slabs;
+	sinfo->active_slabs = slabs;
+	sinfo->num_objs = slabs * s->objects;
+	sinfo->active_objs = sinfo->num_objs > free ? sinfo->num_objs - free : 0;
+	sinfo->limit = s->hiwater;
+	sinfo->batchcount = s->freebatch;
+	sinfo->shared = 0;
+	sinfo->objects_per_slab = s->objects;
+	sinfo->cache_order = s->order;
+}
+
+void slabinfo_show_stats(struct seq_file *m, struct kmem_cache *s)
+{
+}
+
+/**
+ * slqb_set_tunables - set a cache's queue lengths
+ * @s: the cache
+ * @hiwater: flush the per-CPU freelist when it grows above this
+ * @freebatch: objects moved per flush or remote hand-over
+ *
+ * Return: 0, or -EINVAL (and nothing changed) unless
+ * 1 <= @freebatch <= @hiwater <= 65536.
+ */
+static int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch)
+{
+	if (freebatch < 1 || hiwater < freebatch || hiwater > 65536)
+		return -EINVAL;
+	WRITE_ONCE(s->hiwater, hiwater);
+	WRITE_ONCE(s->freebatch, freebatch);
+	return 0;
+}
+
+#define SLABINFO_WRITE_MAX 128
+/* "name hiwater freebatch [shared]", as SLAB reads "name limit batchcount shared". */
+ssize_t slabinfo_write(struct file *file, const char __user *buffer,
+		       size_t count, loff_t *ppos)
+{
+	char kbuf[SLABINFO_WRITE_MAX + 1], *tmp;
+	long hiwater, freebatch, shared = 0;
+	struct kmem_cache *s;
+	int res;
+
+	if (count > SLABINFO_WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_user(&kbuf, buffer, count))
+		return -EFAULT;
+	kbuf[count] = '\0';
+
+	tmp = strchr(kbuf, ' ');
+	if (!tmp)
+		return -EINVAL;
+	*tmp++ = '\0';
+	res = sscanf(tmp, "%ld %ld %ld", &hiwater, &freebatch, &shared);
+	if (res < 2 || shared < 0)
+		return -EINVAL;
+
+	res = -EINVAL;
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		if (!strcmp(s->name, kbuf)) {
+			res = slqb_set_tunables(s, hiwater, freebatch);
+			break;
+		}
+	}
+	mutex_unlock(&slab_mutex);
+	return res ? res : count;
+}
+
+#ifdef CONFIG_PRINTK
+void __kmem_obj_info(struct kmem_obj_info *kpp, void *object, struct slab *slab)
+{
+	struct kmem_cache *s = slab->slab_cache;
+	void *objp = nearest_obj(s, slab, kasan_reset_tag(object));
+
+	kpp->kp_ptr = object;
+	kpp->kp_slab = slab;
+	kpp->kp_slab_cache = s;
+	kpp->kp_objp = objp;
+	kpp->kp_data_offset = (unsigned long)(kasan_reset_tag(object) - objp);
+}
+#endif
+
+#ifdef CONFIG_HARDENED_USERCOPY
+/* Is a copy of @n bytes at @ptr inside its object's usercopy window? */
+void __check_heap_object(const void *ptr, unsigned long n,
+			 const struct slab *slab, bool to_user)
+{
+	struct kmem_cache *s = slab->slab_cache;
+	unsigned long offset;
+
+	ptr = kasan_reset_tag(ptr);
+	if (is_kfence_address(ptr))
+		offset = ptr - kfence_object_start(ptr);
+	else
+		offset = (ptr - slab_address(slab)) % s->size;
+
+	if (offset >= s->useroffset &&
+	    offset - s->useroffset <= s->usersize &&
+	    n <= s->useroffset - offset + s->usersize)
+		return;
+
+	usercopy_abort("SLQB object", s->name, to_user, offset, n);
+}
+#endif
+
+/*
+ * Initialisation.
+ */
+void __init kmem_cache_init(void)
+{
+	kmem_cache = &boot_kmem_cache;
+	create_boot_cache(kmem_cache, "kmem_cache", kmem_cache_object_size(),
+			  SLAB_HWCACHE_ALIGN, 0, 0);
+	list_add(&kmem_cache->list, &slab_caches);
+	slab_state = PARTIAL;
+
+	setup_kmalloc_cache_index_table();
+	create_kmalloc_caches(0);
+
+	pr_info("SLQB: order-0 preferred, %u CPUs, %u nodes\n",
+		nr_cpu_ids, nr_node_ids);
+}
+
+void __init kmem_cache_init_late(void)
+{
+	slab_state = FULL;
+}
+
+static int __init slqb_init_late(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "mm/slqb:online",
+				slqb_cpu_online, slqb_cpu_offline);
+	if (ret < 0)
+		return ret;
+	return register_shrinker(&slqb_shrinker, "slqb-queues");
+}
+__initcall(slqb_init_late);
