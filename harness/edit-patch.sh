@@ -10,7 +10,12 @@ set -euo pipefail
 if [ "${1:-}" = "--save" ]; then
 	name=$2; dir=$BUILD/edit/${name%.patch}
 	[ -d "$dir" ] || die "no $dir: prepare it first"
-	(cd "$dir" && diff -Nrup a b | sed -e 's|^--- a/\([^\t]*\)\t.*|--- a/\1|' -e 's|^+++ b/\([^\t]*\)\t.*|+++ b/\1|' | grep -v '^diff -Nrup') > "$REPO/patches/$name" || true
+	out=$REPO/patches/$name
+	# Keep the mail header (subject, message, New-files:) of an existing patch.
+	hdr=$(mktemp)
+	[ -f "$out" ] && sed -n '/^--- a\//q;p' "$out" > "$hdr"
+	{ cat "$hdr"; (cd "$dir" && diff -Nrup a b | sed -e 's|^--- a/\([^\t]*\)\t.*|--- a/\1|' -e 's|^+++ b/\([^\t]*\)\t.*|+++ b/\1|' | grep -v '^diff -Nrup'); } > "$out.new" || true
+	mv "$out.new" "$out"; rm -f "$hdr"
 	grep -qx "$name" "$REPO/patches/series" || echo "$name" >> "$REPO/patches/series"
 	note "wrote patches/$name ($(grep -c '^@@' "$REPO/patches/$name") hunks)"
 	exit 0

@@ -824,7 +824,7 @@ static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
 
 	if (unlikely(is_kfence_address(object))) {
 		slab_free_hook(s, object, false);
-		kfence_free(object);
+		__kfence_free(object);
 		return;
 	}
 	if (slab_free_hook(s, object, slab_want_init_on_free(s)))
@@ -932,7 +932,21 @@ EXPORT_SYMBOL(kmem_cache_alloc_bulk);
 
 /*
  * Draining the queues of every CPU, for shrink, destroy and the shrinker.
+ * Two rounds: first every CPU hands its rlist to the owners, then every
+ * CPU claims what it was handed and returns it to its pages. In one round
+ * a CPU that had already drained could be handed objects afterwards.
  */
+static void flush_rlist_this_cpu(void *arg)
+{
+#ifdef CONFIG_SMP
+	struct kmem_cache *s = arg;
+	struct kmem_cache_cpu *c = this_cpu_ptr(s->cpu_slab);
+
+	if (c->rlist.nr)
+		flush_rlist(s, c);
+#endif
+}
+
 static void drain_this_cpu(void *arg)
 {
 	struct kmem_cache *s = arg;
@@ -944,10 +958,19 @@ static void drain_this_cpu(void *arg)
 
 static void drain_all_cpus(struct kmem_cache *s)
 {
+	on_each_cpu(flush_rlist_this_cpu, s, 1);
 	on_each_cpu(drain_this_cpu, s, 1);
 }
 
 /* Every cache of this CPU; slab_mutex is held by who sent us. */
+static void flush_rlist_this_cpu_all_caches(void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		flush_rlist_this_cpu(s);
+}
+
 static void drain_this_cpu_all_caches(void *arg)
 {
 	struct kmem_cache *s;
@@ -995,6 +1018,7 @@ static unsigned long slqb_shrink_scan(struct shrinker *shrink,
 	nr = slqb_shrink_count(shrink, sc);
 	if (!nr || !mutex_trylock(&slab_mutex))
 		return SHRINK_STOP;
+	on_each_cpu(flush_rlist_this_cpu_all_caches, NULL, 1);
 	on_each_cpu(drain_this_cpu_all_caches, NULL, 1);
 	mutex_unlock(&slab_mutex);
 	return nr;
