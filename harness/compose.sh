@@ -24,6 +24,7 @@ if [ ! -f "$PRISTINE/.unpacked" ]; then
 	touch "$PRISTINE/.unpacked"
 fi
 
+# shellcheck disable=SC2046 # the patch names are words
 stamp=$(cd "$REPO/patches" && cat series $(grep -v '^#' series) 2>/dev/null | sha1sum | cut -d' ' -f1)
 if [ ! -f "$SRC/.series-stamp" ] || [ "$(cat "$SRC/.series-stamp")" != "$stamp" ]; then
 	note "composing $SRC from pristine + patches/series"

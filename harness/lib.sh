@@ -1,0 +1,52 @@
+# Shared shell helpers for the harness. Sourced, never run.
+# shellcheck shell=bash
+
+HARNESS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HARNESS/.." && pwd)
+BUILD=${SLQB_BUILD:-$REPO/build}
+TARBALL=${SLQB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+SRC=$BUILD/linux			# the composed tree
+PRISTINE=$BUILD/pristine		# the tarball, unpacked once
+
+die() { echo "error: $*" >&2; exit 1; }
+note() { echo "==> $*" >&2; }
+
+# The kernel version of a tree, e.g. 6.1.192.
+kernel_version() {
+	make -s -C "${1:-$SRC}" kernelversion 2>/dev/null
+}
+
+# The new kernel files of the series: everything at an in-tree path in the repo.
+new_kernel_files() {
+	(cd "$REPO" && git ls-files --cached --others --exclude-standard -- \
+		mm include lib tools Documentation MAINTAINERS 2>/dev/null) |
+	while read -r f; do [ -f "$REPO/$f" ] && echo "$f"; done
+}
+
+# Serialise kernel builds: two at once do not fit on this machine.
+# Re-entrant: a command run under the lock may call it again.
+with_build_lock() {
+	mkdir -p "$BUILD"
+	if [ -n "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then "$@"
+	else SLQB_HOLDS_BUILD_LOCK=1 flock "$BUILD/.build.lock" "$@"; fi
+}
+
+# --- kernel builds (build.sh, qemu.sh) ---
+CONFIGS=$HARNESS/configs
+OUTS=$BUILD/out				# one O= folder per build name
+LOGS=$BUILD/logs
+ALLOCS="slqb slub slab"			# allocators a build can select
+FLAVOURS="debug up"			# extra fragments a build can add
+
+# "a b c" -> "a, b, c"
+list() { local l="$*"; echo "${l// /, }"; }
+
+# The output folder of a build name such as slub or slab-debug-up.
+build_dir() { echo "$OUTS/$1"; }
+
+# The allocator to use when none is named: slqb once the tree has it, else slub.
+default_alloc() {
+	with_build_lock "$HARNESS/compose.sh"
+	if grep -q '^config SLQB' "$SRC/mm/Kconfig"; then echo slqb
+	else note "SLQB is not in the tree yet: using SLUB"; echo slub; fi
+}
