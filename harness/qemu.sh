@@ -1,0 +1,111 @@
+#!/bin/bash
+# Boot a built kernel under QEMU and judge the boot:
+#   qemu.sh [-i] [-v] BUILD TOPOLOGY TEST [KERNEL-ARG...]
+#   BUILD     a build name (build/out/BUILD, made by build.sh), e.g. slub, slab-up
+#   TOPOLOGY  a line of harness/topologies, e.g. numa2
+#   TEST      a guest test, harness/guest/tests/TEST.sh
+#   -i        interactive: the console on this terminal, no timeout (Ctrl-A x quits)
+#   -v        show the console as it goes (else only the verdict)
+# A guest test may declare, in lines of its own:
+#   # needs-prog: PROG...   host programs to put in the initramfs (with their libraries)
+#   # expect-log: REGEX     a kernel report it provokes on purpose: must appear, is allowed
+#   # allow-log: REGEX      console lines that are allowed
+#   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
+# SLQB_EXPECT_LOG and SLQB_ALLOW_LOG add one regex each from the environment.
+# The serial log is kept in build/logs/BUILD-TOPOLOGY-TEST.log. Exits 0 when the
+# boot passes; else quotes the offending lines and the tail of the log.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+interactive="" verbose=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-i) interactive=1; shift ;;
+	-v) verbose=1; shift ;;
+	*) break ;;
+	esac
+done
+usage="usage: qemu.sh [-i] [-v] BUILD TOPOLOGY TEST [KERNEL-ARG...]"
+[ $# -ge 3 ] || die "$usage"
+build=$1 topo=$2 test=$3; shift 3
+
+topologies=$(grep -vE '^#|^$' "$HARNESS/topologies" | cut -d'|' -f1 | tr -d ' ' | xargs)
+tests=$(cd "$HARNESS/guest/tests" && ls -- *.sh | sed 's/\.sh$//' | xargs)
+builds=$( (cd "$OUTS" 2>/dev/null && ls -d -- */arch/x86/boot/bzImage) 2>/dev/null | cut -d/ -f1 | xargs)
+
+line=$(grep -E "^$topo +\|" "$HARNESS/topologies" || true)
+[ -n "$line" ] || die "unknown topology '$topo' (valid: $(list "$topologies"))"
+script=$HARNESS/guest/tests/$test.sh
+[ -f "$script" ] || die "unknown guest test '$test' (valid: $(list "$tests"))"
+out=$(build_dir "$build")
+kernel=$out/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel built as '$build' (built: $(list "${builds:-none}"); build one with harness/build.sh ALLOC [FLAVOUR...])"
+"$HARNESS/check-tools.sh" boot
+
+trim() { sed 's/^ *//; s/ *$//'; }
+IFS='|' read -r _ kind qemu_args kernel_args expect <<<"$line"
+kind=$(echo "$kind" | trim) expect=$(echo "$expect" | trim)
+if grep -q '^CONFIG_SMP=y' "$out/.config"; then smp=smp; else smp=up; fi
+[ "$kind" = "$smp" ] || die "topology '$topo' needs an $kind kernel, '$build' is $smp (use $([ "$kind" = up ] && echo "$build-up" || echo "a build without -up"))"
+alloc=$(grep -E '^CONFIG_(SLAB|SLUB|SLOB|SLQB)=y' "$out/.config" | sed 's/CONFIG_//; s/=y//' | tr '[:upper:]' '[:lower:]' | head -1)
+version=$(cat "$out/kernelversion" 2>/dev/null || kernel_version)
+
+# What the test script declares.
+declared() { sed -n "s/^# $1: *//p" "$script"; }
+progs=$(declared needs-prog | xargs)
+timeout=$(declared timeout | tail -1)
+timeout=${SLQB_TIMEOUT:-${timeout:-300}}
+scan=()
+while read -r re; do [ -n "$re" ] && scan+=(-e "$re"); done < <(declared expect-log; echo "${SLQB_EXPECT_LOG:-}")
+while read -r re; do [ -n "$re" ] && scan+=(-a "$re"); done < <(declared allow-log; echo "${SLQB_ALLOW_LOG:-}")
+
+mkdir -p "$LOGS" "$BUILD/initramfs"
+name=$build-$topo-$test
+log=$LOGS/$name.log
+initrd=$BUILD/initramfs/$name.cpio.gz
+# shellcheck disable=SC2086 # progs is a list of words
+"$HARNESS/mkinitramfs.sh" "$initrd" -m "$out/modroot" $progs
+
+accel=$("$HARNESS/kvm-probe.sh" "$kernel")
+# shellcheck disable=SC2054 # tcg,thread=multi is one argument
+if [ "$accel" = kvm ]; then accel_args=(-accel kvm); else accel_args=(-accel tcg,thread=multi); fi
+append="console=ttyS0 panic=-1 $(echo "$kernel_args" | trim) harness.test=$test harness.alloc=$alloc harness.topo=$(echo "$expect" | tr ' ' ';') $*"
+
+echo "@@HOST Linux $version build=$build topology=$topo test=$test accel=$accel timeout=${timeout}s" > "$log"
+echo "@@HOST kernel command line: $append" >> "$log"
+# shellcheck disable=SC2206 # the topology's QEMU arguments are words
+cmd=(qemu-system-x86_64 "${accel_args[@]}" $qemu_args -nographic -no-reboot
+	-kernel "$kernel" -initrd "$initrd" -append "$append")
+note "boot $build (Linux $version, $alloc) on $topo: test $test, $accel, log $log"
+
+start=$(date +%s)
+rc=0
+if [ -n "$interactive" ]; then
+	"${cmd[@]}" -chardev "stdio,id=con,mux=on,signal=off,logfile=$log,logappend=on" \
+		-serial chardev:con -mon chardev=con || rc=$?
+else
+	timeout -k 10 "$timeout" "${cmd[@]}" -monitor none \
+		-chardev "file,id=con,path=$log,append=on" -serial chardev:con </dev/null >"$log.qemu" 2>&1 &
+	pid=$!
+	[ -z "$verbose" ] || tail -n +1 -f --pid=$pid "$log" &
+	wait $pid || rc=$?
+	[ -z "$verbose" ] || { sleep 0.3; kill $! 2>/dev/null || true; }
+	cat "$log.qemu" >&2
+fi
+secs=$(( $(date +%s) - start ))
+[ -n "$interactive" ] && exit $rc
+
+verdict=$("$HARNESS/scan-log.sh" "$log" ${scan[@]+"${scan[@]}"}) && ok=1 || ok=
+[ "$rc" = 124 ] && verdict="reason: timed out after ${timeout}s (QEMU killed)
+$verdict" && ok=
+[ "$rc" = 0 ] || [ "$rc" = 124 ] || verdict="reason: QEMU exited with status $rc
+$verdict" ok=
+if [ -n "$ok" ]; then
+	echo "result: PASS $name (${secs}s, Linux $version, $alloc, $accel)"
+	exit 0
+fi
+echo "$verdict"
+echo "--- tail of $log:"
+tail -25 "$log" | tr -d '\r' | sed 's/^/    /'
+echo "result: FAIL $name: $(echo "$verdict" | head -1 | sed 's/^reason: //') (${secs}s, log $log)"
+exit 1

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Judge a guest's console log: scan-log.sh LOG [-e REGEX]... [-a REGEX]...
+#   -e REGEX  a report the test expects: must appear, and its lines are allowed
+#   -a REGEX  lines that are allowed, but need not appear
+# Fails (exit 1) when the guest never reached init, never printed @@SLQB END,
+# ended with a non-zero status, reported a FAIL, or when the log has a line
+# matching log-patterns that is not allowed. Prints the reasons, the first line
+# being the headline (a kernel report first, as it is the likely cause), each followed by the offending lines (numbered).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+log=$1; shift
+expects=() allows=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-e) expects+=("$2"); allows+=("$2"); shift 2 ;;
+	-a) allows+=("$2"); shift 2 ;;
+	*) die "scan-log.sh: unknown argument '$1'" ;;
+	esac
+done
+[ -f "$log" ] || die "no log $log"
+
+clean=$(mktemp) details=$(mktemp); trap 'rm -f "$clean" "$details"' EXIT
+tr -d '\r' < "$log" > "$clean"
+reasons=()
+failed() { reasons+=("$1"); }
+# quote: numbered offending lines on stdin, kept for after the headlines.
+quote() { head -20 | sed 's/^/    /' >> "$details"; }
+
+# Kernel reports: lines matching log-patterns, less the allowed ones.
+patterns=$(grep -vE '^#|^$' "$HARNESS/log-patterns")
+allowed=$(printf '%s\n' "${allows[@]+"${allows[@]}"}" | grep -v '^$' || true)
+bad=$(grep -nE "$(echo "$patterns" | paste -sd'|')" "$clean" |
+	{ if [ -n "$allowed" ]; then grep -vE "$(echo "$allowed" | paste -sd'|')"; else cat; fi; } |
+	grep -v '@@RESULT' || true)
+if [ -n "$bad" ]; then
+	first=$(echo "$bad" | head -1 | cut -d: -f2-)
+	failed "the kernel reported a problem: $first"
+	echo "$bad" | quote
+fi
+
+if ! grep -q '@@SLQB BEGIN' "$clean"; then
+	failed "the guest never reached init (no @@SLQB BEGIN)"
+elif ! grep -q '@@SLQB END' "$clean"; then
+	failed "the guest never finished its test (no @@SLQB END): it hung, crashed or timed out"
+else
+	status=$(grep -o '@@SLQB END status=[0-9]*' "$clean" | tail -1 | sed 's/.*=//')
+	[ "$status" = 0 ] || failed "the guest test ended with status=$status"
+fi
+if grep -q '@@RESULT [^ ]* FAIL' "$clean"; then
+	failed "the guest test reported $(grep -c '@@RESULT [^ ]* FAIL' "$clean") FAIL result(s)"
+	grep -n '@@RESULT [^ ]* FAIL' "$clean" | quote
+fi
+
+for re in "${expects[@]+"${expects[@]}"}"; do
+	grep -qE "$re" "$clean" || failed "an expected report never appeared: /$re/"
+done
+
+[ ${#reasons[@]} -eq 0 ] && exit 0
+printf 'reason: %s\n' "${reasons[@]}"
+cat "$details"
+exit 1
