@@ -448,6 +448,7 @@ static struct kunit_suite slqb_test_suite = {
 	.name = "slqb",
 	.test_cases = slqb_test_cases,
 };
+
 kunit_test_suite(slqb_test_suite);
 
 MODULE_LICENSE("GPL");

@@ -458,7 +458,8 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 #ifdef CONFIG_SMP
 	if (c->rlist.nr)
 		flush_rlist(s, c);
-	if (data_race(c->remote_free.list.nr))
+	/* A hint only: claim_remote_free() reads the queue under its lock. */
+	if (READ_ONCE(c->remote_free.list.nr))
 		claim_remote_free(s, c);
 #endif
 	flush_free_list(s, c, all ? c->freelist.nr : s->freebatch, discard);
@@ -734,7 +735,7 @@ void *__kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node,
  */
 static void report_double_free(struct kmem_cache *s, void *object)
 {
-	pr_err("SLQB %s: double free of object %px\n", s->name, object);
+	pr_err("SLQB %s: double free of object 0x%p\n", s->name, object);
 	dump_stack();
 	add_taint(TAINT_BAD_PAGE, LOCKDEP_NOW_UNRELIABLE);
 }
@@ -984,12 +985,13 @@ static unsigned long queued_objects(struct kmem_cache *s)
 	unsigned long nr = 0;
 	int cpu;
 
+	/* An estimate for the shrinker: other CPUs' counts, read racily. */
 	for_each_online_cpu(cpu) {
 		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
 
-		nr += data_race(c->freelist.nr);
+		nr += READ_ONCE(c->freelist.nr);
 #ifdef CONFIG_SMP
-		nr += data_race(c->rlist.nr + c->remote_free.list.nr);
+		nr += READ_ONCE(c->rlist.nr) + READ_ONCE(c->remote_free.list.nr);
 #endif
 	}
 	return nr;
@@ -1197,8 +1199,8 @@ static struct kmem_cache_node *cache_node_lists(struct kmem_cache *s)
 {
 	unsigned long p = (unsigned long)&s->node[nr_node_ids];
 
-	return (struct kmem_cache_node *)ALIGN(p,
-				__alignof__(struct kmem_cache_node));
+	p = ALIGN(p, __alignof__(struct kmem_cache_node));
+	return (struct kmem_cache_node *)p;
 }
 
 static unsigned int kmem_cache_object_size(void)
@@ -1277,18 +1279,22 @@ static unsigned long count_slabs(struct kmem_cache *s, unsigned long *nr_free)
 	struct kmem_cache_node *n;
 	int cpu, node;
 
+	/*
+	 * Other CPUs' counters, read without their locks: exact once the
+	 * cache is quiet, a snapshot while it is in use (as for SLUB).
+	 */
 	for_each_possible_cpu(cpu) {
 		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
 
-		slabs += data_race(c->list.nr_slabs);
-		free += data_race(c->list.nr_free + c->freelist.nr);
+		slabs += READ_ONCE(c->list.nr_slabs);
+		free += READ_ONCE(c->list.nr_free) + READ_ONCE(c->freelist.nr);
 #ifdef CONFIG_SMP
-		free += data_race(c->rlist.nr + c->remote_free.list.nr);
+		free += READ_ONCE(c->rlist.nr) + READ_ONCE(c->remote_free.list.nr);
 #endif
 	}
 	for_each_kmem_cache_node(s, node, n) {
-		slabs += data_race(n->list.nr_slabs);
-		free += data_race(n->list.nr_free);
+		slabs += READ_ONCE(n->list.nr_slabs);
+		free += READ_ONCE(n->list.nr_free);
 	}
 	if (nr_free)
 		*nr_free = free;
@@ -1470,4 +1476,4 @@ static int __init slqb_init_late(void)
 		return ret;
 	return register_shrinker(&slqb_shrinker, "slqb-queues");
 }
-__initcall(slqb_init_late);
+device_initcall(slqb_init_late);

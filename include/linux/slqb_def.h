@@ -42,7 +42,7 @@ struct kmem_cache_list {
 
 /* Objects freed by other CPUs into a CPU's pages, waiting for their owner. */
 struct kmem_cache_remote_free {
-	spinlock_t lock;
+	spinlock_t lock;		/* guards all of this, see mm/slqb.c */
 	/* Set once the queue is long enough to be worth the owner's while. */
 	int check;
 	/* The owning CPU is offline: freers return objects to pages. */

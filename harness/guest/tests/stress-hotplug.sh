@@ -1,0 +1,62 @@
+# About a minute of slab-heavy work on every CPU (directory walks, pipes,
+# fork/exec, tmpfs file churn) while CPUs go offline and online and
+# drop_caches runs; then Slab: must come back near where it started.
+. /harness/lib.sh
+
+secs=$(cmdline_arg harness.secs) || secs=45
+slab_kb() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+settle() { sync; echo 3 > /proc/sys/vm/drop_caches; sleep 3; echo 3 > /proc/sys/vm/drop_caches; }
+
+churn() {	# one worker: loops until the stop file appears
+	local i=0 d=/tmp/churn.$1
+	mkdir -p "$d"
+	while [ ! -e /tmp/stop ]; do
+		find /sys /proc/sys > /dev/null 2>&1
+		dd if=/dev/zero bs=4k count=256 2>/dev/null | cat > /dev/null
+		for f in 1 2 3 4 5 6 7 8; do echo "$i $f" > "$d/f$f"; done
+		rm -f "$d"/f*
+		sh -c 'cat /proc/self/stat' > /dev/null
+		i=$((i + 1))
+	done
+	echo "$i" > "$d.done"
+}
+
+# Warm up once, so that lazily created caches exist before the baseline.
+find /sys /proc/sys > /dev/null 2>&1
+settle
+before=$(slab_kb)
+echo "Slab before: $before kB"
+
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+for w in $(seq 1 $((ncpu * 2))); do churn "$w" & done
+
+cycles=0 end=$(( $(cut -d. -f1 /proc/uptime) + secs ))
+while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+	for c in /sys/devices/system/cpu/cpu[1-9]*; do
+		[ -w "$c/online" ] || continue
+		echo 0 > "$c/online" && echo 1 > "$c/online" && cycles=$((cycles + 1))
+	done
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+done
+touch /tmp/stop
+wait
+ops=$(cat /tmp/churn.*.done | awk '{ s += $1 } END { print s }')
+rm -rf /tmp/churn.* /tmp/stop
+if [ "$ncpu" -gt 1 ]; then
+	check hotplug-cycles [ "$cycles" -gt 0 ]
+fi
+pass churn "$ops rounds on $ncpu CPUs, $cycles CPU offline/online cycles"
+
+settle
+after=$(slab_kb)
+echo "Slab after: $after kB (before: $before kB)"
+# "Near": within a quarter, or 1 MiB, of where it started.
+limit=$(( before + before / 4 ))
+[ "$limit" -gt $((before + 1024)) ] || limit=$((before + 1024))
+if [ "$after" -le "$limit" ]; then
+	pass slab-returns "Slab $before kB -> $after kB"
+else
+	fail slab-returns "Slab $before kB -> $after kB (limit $limit kB)"
+	sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 10
+fi
