@@ -6,8 +6,9 @@
  * and constructor caches, and CPU hotplug.
  *
  * The tests read SLQB's lists to count pages and queued objects, so they
- * include mm/slab.h. They create their own caches with SLAB_SKIP_KFENCE,
- * so that every object comes from SLQB.
+ * include mm/slab.h. They create their own caches, unmergeable and with
+ * SLAB_SKIP_KFENCE, so that every object counted is the test's and comes
+ * from SLQB.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
@@ -64,8 +65,10 @@ static struct kmem_cache *test_cache(struct kunit *test, const char *name,
 {
 	struct kmem_cache *s;
 
-	s = kmem_cache_create(name, TEST_SIZE, 0, flags | SLAB_SKIP_KFENCE,
-			      ctor);
+	/* A usercopy window keeps the cache from being merged with another. */
+	s = kmem_cache_create_usercopy(name, TEST_SIZE, 0,
+				       flags | SLAB_SKIP_KFENCE, 0, TEST_SIZE,
+				       ctor);
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	return s;
 }
