@@ -19,7 +19,6 @@ done
 
 # One kernel build at a time on this machine, ours or anyone's.
 if [ -z "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then
-	note "waiting for the build lock ($BUILD/.build.lock)"
 	with_build_lock "$0" "$alloc" "$@"
 	exit
 fi

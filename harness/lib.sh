@@ -27,8 +27,10 @@ new_kernel_files() {
 # Re-entrant: a command run under the lock may call it again.
 with_build_lock() {
 	mkdir -p "$BUILD"
-	if [ -n "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then "$@"
-	else SLQB_HOLDS_BUILD_LOCK=1 flock "$BUILD/.build.lock" "$@"; fi
+	if [ -n "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then "$@"; return; fi
+	flock -n "$BUILD/.build.lock" true ||
+		note "waiting for the build lock ($BUILD/.build.lock): another kernel build is running"
+	SLQB_HOLDS_BUILD_LOCK=1 flock "$BUILD/.build.lock" "$@"
 }
 
 # --- kernel builds (build.sh, qemu.sh) ---

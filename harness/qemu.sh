@@ -12,7 +12,8 @@
 #   # allow-log: REGEX      console lines that are allowed
 #   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
 # SLQB_EXPECT_LOG and SLQB_ALLOW_LOG add one regex each from the environment.
-# The serial log is kept in build/logs/BUILD-TOPOLOGY-TEST.log. Exits 0 when the
+# The serial log is kept in build/logs/BUILD-TOPOLOGY-TEST.log ($SLQB_LOGS and
+# $SLQB_LOG_NAME, if set, change the folder and the name). Exits 0 when the
 # boot passes; else quotes the offending lines and the tail of the log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -59,10 +60,12 @@ scan=()
 while read -r re; do [ -n "$re" ] && scan+=(-e "$re"); done < <(declared expect-log; echo "${SLQB_EXPECT_LOG:-}")
 while read -r re; do [ -n "$re" ] && scan+=(-a "$re"); done < <(declared allow-log; echo "${SLQB_ALLOW_LOG:-}")
 
-mkdir -p "$LOGS" "$BUILD/initramfs"
-name=$build-$topo-$test
-log=$LOGS/$name.log
-initrd=$BUILD/initramfs/$name.cpio.gz
+logs=${SLQB_LOGS:-$LOGS}
+mkdir -p "$logs" "$BUILD/initramfs"
+name=${SLQB_LOG_NAME:-$build-$topo-$test}	# check.sh names it after the test
+log=$logs/$name.log
+initrd=$BUILD/initramfs/$name.$$.cpio.gz	# per boot: boots may run at once
+trap 'rm -f "$initrd"' EXIT
 # shellcheck disable=SC2086 # progs is a list of words
 "$HARNESS/mkinitramfs.sh" "$initrd" -m "$out/modroot" $progs
 
@@ -91,6 +94,7 @@ else
 	wait $pid || rc=$?
 	[ -z "$verbose" ] || { sleep 0.3; kill $! 2>/dev/null || true; }
 	cat "$log.qemu" >&2
+	[ -s "$log.qemu" ] || rm -f "$log.qemu"
 fi
 secs=$(( $(date +%s) - start ))
 [ -n "$interactive" ] && exit $rc

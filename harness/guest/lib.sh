@@ -32,7 +32,7 @@ topology() {
 			percpu=${percpu:+$percpu/}${list:-none}
 		done
 	else
-		nodes=1 mem=0 cpu=0 percpu=0-$((cpus - 1))	# no NUMA: one implicit node
+		nodes=1 mem=0 cpu=0 percpu=$(cat /sys/devices/system/cpu/online)	# no NUMA: one node
 	fi
 	echo "cpus=$cpus nodes=$nodes mem_nodes=$mem cpu_nodes=$cpu node_cpus=$percpu numa=$numa"
 }

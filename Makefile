@@ -1,0 +1,29 @@
+# SLQB for Linux 6.1: thin entry points, each a script under harness/.
+#   make setup                      install what is needed (Debian packages)
+#   make compose                    compose build/linux (tarball + patches + new files)
+#   make kernel [ALLOC=slqb] [FLAVOUR="debug up"]   build one kernel (ALLOC: slqb once
+#                                   the tree has it, else slub)
+#   make run  [ALLOC=slub]          build, boot on numa2, show the allocator at work
+#   make shell [ALLOC=slub]         the same kernel, at the guest's shell
+#   make check [TESTS='slub-*'] [NOBUILD=1]   every test (harness/tests.list)
+#   make lint                       shellcheck the harness
+ALLOC ?=
+FLAVOUR ?=
+TESTS ?=
+SHELL := /bin/bash
+
+.PHONY: setup compose kernel run shell check lint
+setup:
+	harness/setup.sh
+compose:
+	bash -c '. harness/lib.sh && with_build_lock harness/compose.sh'
+kernel:
+	harness/build.sh $(ALLOC) $(FLAVOUR)
+run:
+	harness/run.sh $(ALLOC) $(if $(ALLOC),$(FLAVOUR))
+shell:
+	harness/run.sh -i $(ALLOC) $(if $(ALLOC),$(FLAVOUR))
+check:
+	harness/check.sh $(TESTS)
+lint:
+	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')

@@ -1,0 +1,113 @@
+#!/bin/bash
+# Run the tests of tests.list: check.sh [GLOB...]   (default: all)
+# Builds the kernels the selected tests need (build.sh is incremental; with
+# NOBUILD=1 a kernel already built is not rebuilt), boots each test with
+# qemu.sh, prints 'PASS name', 'FAIL name: reason' or 'SKIP name: why' per
+# test and closes with 'N passed, N failed[, N skipped]'. Exits 1 on any FAIL.
+# Each run keeps its reports in build/logs/check/TIME-PID/ (NAME.out, the
+# guests' serial logs, times), build/logs/check/latest pointing to the last:
+# two runs at once (two people on one machine) do not clobber each other.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+globs=("$@")
+[ ${#globs[@]} -gt 0 ] || globs=('*')
+results=$LOGS/check/$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$results"
+ln -sfn "${results##*/}" "$LOGS/check/latest"
+export SLQB_LOGS=$results		# qemu.sh keeps the serial logs there
+start=$(date +%s)
+
+"$HARNESS/check-tools.sh" all
+# The tree decides whether SLQB tests run: compose it first (under the build
+# lock, as a build in progress reads it), unless NOBUILD says not to touch it.
+[ -n "${NOBUILD:-}" ] || with_build_lock "$HARNESS/compose.sh"
+have_slqb=
+grep -q '^config SLQB' "$SRC/mm/Kconfig" && have_slqb=1
+
+trim() { sed 's/^ *//; s/ *$//'; }
+# shellcheck disable=SC2053 # the globs are globs
+selected() { local g; for g in "${globs[@]}"; do [[ $1 == $g ]] && return 0; done; return 1; }
+
+# name|needs|build|topology|test|expect|args, trimmed
+tests=()
+while IFS='|' read -r name needs build topo test expect args; do
+	name=$(echo "$name" | trim)
+	case "$name" in ''|'#'*) continue ;; esac
+	selected "$name" || continue
+	tests+=("$name|$(echo "$needs" | trim)|$(echo "$build" | trim)|$(echo "$topo" | trim)|$(echo "$test" | trim)|$(echo "$expect" | trim)|$(echo "$args" | trim)")
+done < "$HARNESS/tests.list"
+[ ${#tests[@]} -gt 0 ] || die "no test matches '${globs[*]}' (tests: $(list "$(grep -vE '^#|^ *$' "$HARNESS/tests.list" | cut -d'|' -f1 | xargs)"))"
+
+passed=0 failed=0 skipped=0
+report() {	# report PASS|FAIL|SKIP name [reason]
+	case "$1" in
+	PASS) passed=$((passed + 1)); echo "PASS $2" ;;
+	FAIL) failed=$((failed + 1)); echo "FAIL $2: $3" ;;
+	SKIP) skipped=$((skipped + 1)); echo "SKIP $2: $3" ;;
+	esac
+}
+skip_reason() {	# why a test with these needs does not run, if it does not
+	case "$1" in
+	'') ;;
+	slqb) [ -n "$have_slqb" ] || echo "SLQB is not in the tree yet (no 'config SLQB' in mm/Kconfig)" ;;
+	*) echo "unknown need '$1' in tests.list" ;;
+	esac
+}
+
+# Build each kernel the runnable tests need, once.
+declare -A build_failed=()
+for t in "${tests[@]}"; do
+	IFS='|' read -r name needs build _ <<<"$t"
+	[ -z "$(skip_reason "$needs")" ] || continue
+	[ -z "${build_failed[$build]+x}" ] || continue
+	build_failed[$build]=
+	if [ -n "${NOBUILD:-}" ] && [ -f "$(build_dir "$build")/arch/x86/boot/bzImage" ]; then
+		echo "build $build: kept (NOBUILD)"
+		continue
+	fi
+	b=$(date +%s)
+	# shellcheck disable=SC2046 # slab-debug-up -> slab debug up
+	if "$HARNESS/build.sh" $(echo "$build" | tr '-' ' ') > "$results/build-$build.out" 2>&1; then
+		echo "build $build: Linux $(cat "$(build_dir "$build")/kernelversion") in $(( $(date +%s) - b ))s"
+	else
+		build_failed[$build]=$(grep -E '^error:' "$results/build-$build.out" | tail -1 | sed 's/^error: //')
+		echo "build $build: FAILED in $(( $(date +%s) - b ))s: ${build_failed[$build]} (see $results/build-$build.out)"
+	fi
+done
+
+for t in "${tests[@]}"; do
+	IFS='|' read -r name needs build topo test expect args <<<"$t"
+	why=$(skip_reason "$needs")
+	if [ -n "$why" ]; then report SKIP "$name" "$why"; continue; fi
+	if [ -n "${build_failed[$build]:-}" ]; then report FAIL "$name" "build $build failed: ${build_failed[$build]}"; continue; fi
+	out=$results/$name.out
+	t0=$(date +%s)
+	rc=0
+	# shellcheck disable=SC2086 # args are kernel arguments, words
+	SLQB_LOG_NAME=$name "$HARNESS/qemu.sh" "$build" "$topo" "$test" $args > "$out" 2>&1 || rc=$?
+	secs=$(( $(date +%s) - t0 ))
+	echo "$name ${secs}s" >> "$results/times"
+	reason=$(grep -m1 -E '^reason: |^error: ' "$out" 2>/dev/null | sed -E 's/^(reason|error): //' || true)
+	case "$expect" in
+	pass)
+		if [ "$rc" = 0 ]; then report PASS "$name"
+		else report FAIL "$name" "${reason:-qemu.sh failed (status $rc)} (see $out)"; fi ;;
+	fail:*)
+		re=${expect#fail:}
+		if [ "$rc" = 0 ]; then
+			report FAIL "$name" "the boot passed, but must fail with /$re/ (see $out)"
+		elif grep -qE -- "$re" "$out"; then
+			report PASS "$name"
+		else
+			report FAIL "$name" "the boot failed, but not with /$re/: ${reason:-status $rc} (see $out)"
+		fi ;;
+	*) report FAIL "$name" "unknown expect '$expect' in tests.list" ;;
+	esac
+done
+
+echo "check: $(( $(date +%s) - start ))s in all; reports in $results/"
+summary="$passed passed, $failed failed"
+[ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" = 0 ]
