@@ -12,7 +12,7 @@ FLAVOUR ?=
 TESTS ?=
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint
+.PHONY: setup compose kernel run shell check lint series
 setup:
 	harness/setup.sh
 compose:
@@ -27,3 +27,5 @@ check:
 	harness/check.sh $(TESTS)
 lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')
+series:
+	harness/series.sh --check
