@@ -18,13 +18,6 @@ ln -sfn "${results##*/}" "$LOGS/check/latest"
 export SLQB_LOGS=$results		# qemu.sh keeps the serial logs there
 start=$(date +%s)
 
-"$HARNESS/check-tools.sh" all
-# The tree decides whether SLQB tests run: compose it first (under the build
-# lock, as a build in progress reads it), unless NOBUILD says not to touch it.
-[ -n "${NOBUILD:-}" ] || with_build_lock "$HARNESS/compose.sh"
-have_slqb=
-grep -q '^config SLQB' "$SRC/mm/Kconfig" && have_slqb=1
-
 trim() { sed 's/^ *//; s/ *$//'; }
 # shellcheck disable=SC2053 # the globs are globs
 selected() { local g; for g in "${globs[@]}"; do [[ $1 == $g ]] && return 0; done; return 1; }
@@ -38,6 +31,13 @@ while IFS='|' read -r name needs build topo test expect args; do
 	tests+=("$name|$(echo "$needs" | trim)|$(echo "$build" | trim)|$(echo "$topo" | trim)|$(echo "$test" | trim)|$(echo "$expect" | trim)|$(echo "$args" | trim)")
 done < "$HARNESS/tests.list"
 [ ${#tests[@]} -gt 0 ] || die "no test matches '${globs[*]}' (tests: $(list "$(grep -vE '^#|^ *$' "$HARNESS/tests.list" | cut -d'|' -f1 | xargs)"))"
+
+"$HARNESS/check-tools.sh" all
+# The tree decides whether SLQB tests run: compose it first (under the build
+# lock, as a build in progress reads it), unless NOBUILD says not to touch it.
+[ -n "${NOBUILD:-}" ] || with_build_lock "$HARNESS/compose.sh"
+have_slqb=
+grep -q '^config SLQB' "$SRC/mm/Kconfig" && have_slqb=1
 
 passed=0 failed=0 skipped=0
 report() {	# report PASS|FAIL|SKIP name [reason]
@@ -66,6 +66,7 @@ for t in "${tests[@]}"; do
 		echo "build $build: kept (NOBUILD)"
 		continue
 	fi
+	echo "build $build: building (log build/logs/build-$build.log)"
 	b=$(date +%s)
 	# shellcheck disable=SC2046 # slab-debug-up -> slab debug up
 	if "$HARNESS/build.sh" $(echo "$build" | tr '-' ' ') > "$results/build-$build.out" 2>&1; then

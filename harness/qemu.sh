@@ -99,11 +99,15 @@ fi
 secs=$(( $(date +%s) - start ))
 [ -n "$interactive" ] && exit $rc
 
-verdict=$("$HARNESS/scan-log.sh" "$log" ${scan[@]+"${scan[@]}"}) && ok=1 || ok=
-[ "$rc" = 124 ] && verdict="reason: timed out after ${timeout}s (QEMU killed)
-$verdict" && ok=
-[ "$rc" = 0 ] || [ "$rc" = 124 ] || verdict="reason: QEMU exited with status $rc
-$verdict" ok=
+ok=1
+verdict=$("$HARNESS/scan-log.sh" "$log" ${scan[@]+"${scan[@]}"}) || ok=
+case "$rc" in
+0) ;;
+124|137) ok="" verdict="reason: timed out after ${timeout}s (QEMU killed)
+$verdict" ;;
+*) ok="" verdict="reason: QEMU exited with status $rc
+$verdict" ;;
+esac
 if [ -n "$ok" ]; then
 	echo "result: PASS $name (${secs}s, Linux $version, $alloc, $accel)"
 	exit 0
