@@ -6,9 +6,11 @@ section() { echo; echo "===== $* ====="; }
 section "kernel"
 uname -a
 cat /proc/cmdline
-section "allocator: $(allocator)"
-dmesg | grep -iE 'slqb|slub|slab' | head -10
-[ -d /sys/kernel/slab ] && echo "/sys/kernel/slab: $(ls /sys/kernel/slab | wc -l) entries"
+section "allocator: $(allocator) (the kernel was built with $(cmdline_arg harness.alloc || echo '?'))"
+dmesg | grep -iE 'slqb|slub|slab' | grep -v 'ommand line' | head -10 || true
+if [ -d /sys/kernel/slab ]; then echo "/sys/kernel/slab: $(ls /sys/kernel/slab | wc -l) entries"
+else echo "/sys/kernel/slab: absent"; fi
+echo "/proc/slabinfo: $(head -1 /proc/slabinfo 2>/dev/null || echo absent), $(($(wc -l < /proc/slabinfo) - 2)) caches"
 section "/proc/slabinfo (head -20)"
 head -20 /proc/slabinfo 2>/dev/null || echo "(no /proc/slabinfo)"
 section "/proc/vmstat slab lines"
