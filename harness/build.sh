@@ -40,15 +40,17 @@ kmake() { make -C "$SRC" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc
 echo "build $name: Linux $version, fragments: ${fragments[*]##*/}" | tee "$log" >&2
 start=$(date +%s)
 
-# The config is remade only when the fragments or the composed tree's
-# patches changed; make itself always runs (it is incremental).
-stamp=$( (cat "${fragments[@]}"; echo "${fragments[*]##*/}"; cat "$SRC/.series-stamp") | sha1sum | cut -d' ' -f1)
+# The config is remade only when the fragments, the composed tree's patches
+# or the series' new Kconfig files changed; make always runs (incremental).
+stamp=$( (cat "${fragments[@]}"; echo "${fragments[*]##*/}"; cat "$SRC/.series-stamp"
+	new_kernel_files | { grep Kconfig || true; } | while read -r f; do cat "$REPO/$f"; done) |
+	sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
 	note "configuring $name (tinyconfig + ${fragments[*]##*/})"
 	rm -f "$out/.config-stamp"
 	{
-		kmake tinyconfig
-		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${fragments[@]}"
+		kmake tinyconfig &&
+		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${fragments[@]}" &&
 		kmake olddefconfig
 	} >>"$log" 2>&1 || { tail -30 "$log" >&2; die "configuring $name failed (log: $log)"; }
 	"$HARNESS/verify-config.sh" "$out/.config" "$alloc" "${fragments[@]}" 2>&1 | tee -a "$log" >&2
@@ -65,11 +67,13 @@ if ! kmake -j"${JOBS:-2}" "${targets[@]}" >>"$log" 2>&1; then
 	die "building $name failed (Linux $version, log: $log)"
 fi
 
-# Modules, staged for the initramfs.
-rm -rf "$out/modroot"
+# Modules, staged for the initramfs (swapped in whole: a boot may be reading).
+rm -rf "$out/modroot.new"
 if [[ " ${targets[*]} " == *" modules "* ]]; then
-	kmake INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 modules_install >>"$log" 2>&1 ||
+	kmake INSTALL_MOD_PATH="$out/modroot.new" INSTALL_MOD_STRIP=1 modules_install >>"$log" 2>&1 ||
 		{ tail -20 "$log" >&2; die "modules_install of $name failed (log: $log)"; }
 fi
+rm -rf "$out/modroot"
+[ ! -d "$out/modroot.new" ] || mv "$out/modroot.new" "$out/modroot"
 echo "$version" > "$out/kernelversion"
 echo "build $name: Linux $version done in $(( $(date +%s) - start ))s: $out/arch/x86/boot/bzImage" | tee -a "$log" >&2

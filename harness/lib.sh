@@ -9,6 +9,8 @@ SRC=$BUILD/linux			# the composed tree
 PRISTINE=$BUILD/pristine		# the tarball, unpacked once
 
 die() { echo "error: $*" >&2; exit 1; }
+# set -e ends a script at a failing command: say which, never silently.
+trap 'echo "error: ${0##*/}: line $LINENO failed (status $?)" >&2' ERR
 note() { echo "==> $*" >&2; }
 
 # The kernel version of a tree, e.g. 6.1.192.
