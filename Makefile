@@ -5,11 +5,13 @@
 #                                   the tree has it, else slub)
 #   make run  [ALLOC=slub]          build, boot on numa2, show the allocator at work
 #   make shell [ALLOC=slub]         the same kernel, at the guest's shell
-#   make check [TESTS='slub-*'] [NOBUILD=1]   every test (harness/tests.list)
+#   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1]   every test (harness/tests.list;
+#                                   DEBUG=1 adds the tests on debug kernels)
 #   make lint                       shellcheck the harness
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
+DEBUG ?=
 SHELL := /bin/bash
 
 .PHONY: setup compose kernel run shell check lint series
@@ -24,7 +26,7 @@ run:
 shell:
 	harness/run.sh -i $(ALLOC) $(if $(ALLOC),$(FLAVOUR))
 check:
-	harness/check.sh $(TESTS)
+	CHECK_DEBUG=$(DEBUG) harness/check.sh $(TESTS)
 lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')
 series:

@@ -1,5 +1,6 @@
 #!/bin/bash
 # Run the tests of tests.list: check.sh [GLOB...]   (default: all)
+# CHECK_DEBUG=1 (make check DEBUG=1) runs the tests that need debug kernels.
 # Builds the kernels the selected tests need (build.sh is incremental; with
 # NOBUILD=1 a kernel already built is not rebuilt), boots each test with
 # qemu.sh, prints 'PASS name', 'FAIL name: reason' or 'SKIP name: why' per
@@ -48,11 +49,14 @@ report() {	# report PASS|FAIL|SKIP name [reason]
 	esac
 }
 skip_reason() {	# why a test with these needs does not run, if it does not
-	case "$1" in
-	'') ;;
-	slqb) [ -n "$have_slqb" ] || echo "SLQB is not in the tree yet (no 'config SLQB' in mm/Kconfig)" ;;
-	*) echo "unknown need '$1' in tests.list" ;;
-	esac
+	local need
+	for need in $1; do
+		case "$need" in
+		slqb) [ -n "$have_slqb" ] || { echo "SLQB is not in the tree yet (no 'config SLQB' in mm/Kconfig)"; return; } ;;
+		debug) [ -n "${CHECK_DEBUG:-}" ] || { echo "debug kernels are built only with DEBUG=1 (make check DEBUG=1)"; return; } ;;
+		*) echo "unknown need '$need' in tests.list"; return ;;
+		esac
+	done
 }
 
 # Build each kernel the runnable tests need, once.
@@ -111,4 +115,4 @@ echo "check: $(( $(date +%s) - start ))s in all; reports in $results/"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
 echo "$summary"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] || exit 1	# after the summary, which must be the last line
