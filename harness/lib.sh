@@ -26,13 +26,15 @@ new_kernel_files() {
 }
 
 # Serialise kernel builds: two at once do not fit on this machine.
-# Re-entrant: a command run under the lock may call it again.
+# Re-entrant: a command run under the lock may call it again. SLQB_BUILD_LOCK
+# names another lock file (a second clone sharing the first one's lock).
 with_build_lock() {
+	local lock=${SLQB_BUILD_LOCK:-$BUILD/.build.lock}
 	mkdir -p "$BUILD"
 	if [ -n "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then "$@"; return; fi
-	flock -n "$BUILD/.build.lock" true ||
-		note "waiting for the build lock ($BUILD/.build.lock): another kernel build is running"
-	SLQB_HOLDS_BUILD_LOCK=1 flock "$BUILD/.build.lock" "$@"
+	flock -n "$lock" true ||
+		note "waiting for the build lock ($lock): another kernel build is running"
+	SLQB_HOLDS_BUILD_LOCK=1 flock "$lock" "$@"
 }
 
 # --- kernel builds (build.sh, qemu.sh) ---
