@@ -11,6 +11,8 @@
 #   # expect-log: REGEX     a kernel report it provokes on purpose: must appear, is allowed
 #   # allow-log: REGEX      console lines that are allowed
 #   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
+#   # boot-timeout: SECONDS to reach init, instead of SLQB_BOOT_TIMEOUT (default
+#                           120): a kernel that has not is killed then
 # SLQB_EXPECT_LOG and SLQB_ALLOW_LOG add one regex each from the environment.
 # The serial log is kept in build/logs/BUILD-TOPOLOGY-TEST.log ($SLQB_LOGS and
 # $SLQB_LOG_NAME, if set, change the folder and the name). Exits 0 when the
@@ -56,6 +58,8 @@ declared() { sed -n "s/^# $1: *//p" "$script"; }
 progs=$(declared needs-prog | xargs)
 timeout=$(declared timeout | tail -1)
 timeout=${SLQB_TIMEOUT:-${timeout:-300}}
+boot_timeout=$(declared boot-timeout | tail -1)	# to reach init: a few s, ~30 s with KASAN
+boot_timeout=${SLQB_BOOT_TIMEOUT:-${boot_timeout:-120}}
 scan=()
 while read -r re; do [ -n "$re" ] && scan+=(-e "$re"); done < <(declared expect-log; echo "${SLQB_EXPECT_LOG:-}")
 while read -r re; do [ -n "$re" ] && scan+=(-a "$re"); done < <(declared allow-log; echo "${SLQB_ALLOW_LOG:-}")
@@ -90,9 +94,22 @@ else
 	timeout -k 10 "$timeout" "${cmd[@]}" -monitor none \
 		-chardev "file,id=con,path=$log,append=on" -serial chardev:con </dev/null >"$log.qemu" 2>&1 &
 	pid=$!
-	[ -z "$verbose" ] || tail -n +1 -f --pid=$pid "$log" &
+	# Boot watchdog: a kernel that hangs before init is given up on early.
+	(
+		for ((i = 0; i < boot_timeout; i++)); do
+			sleep 1
+			kill -0 $pid 2>/dev/null || exit 0
+			! grep -q '@@SLQB BEGIN' "$log" || exit 0
+		done
+		printf '\n@@HOST boot watchdog: init not reached after %ss, QEMU killed\n' "$boot_timeout" >> "$log"
+		kill $pid	# timeout(1) passes the signal on to QEMU
+	) &
+	watchdog=$!
+	tailer=
+	if [ -n "$verbose" ]; then tail -n +1 -f --pid=$pid "$log" & tailer=$!; fi
 	wait $pid || rc=$?
-	[ -z "$verbose" ] || { sleep 0.3; kill $! 2>/dev/null || true; }
+	kill $watchdog 2>/dev/null || true
+	[ -z "$tailer" ] || { sleep 0.3; kill $tailer 2>/dev/null || true; }
 	cat "$log.qemu" >&2
 	[ -s "$log.qemu" ] || rm -f "$log.qemu"
 fi
@@ -101,6 +118,10 @@ secs=$(( $(date +%s) - start ))
 
 ok=1
 verdict=$("$HARNESS/scan-log.sh" "$log" ${scan[@]+"${scan[@]}"}) || ok=
+if grep -q '^@@HOST boot watchdog' "$log"; then
+	ok="" verdict="reason: the kernel did not reach init within ${boot_timeout}s (QEMU killed)
+$verdict"
+fi
 case "$rc" in
 0) ;;
 124|137) ok="" verdict="reason: timed out after ${timeout}s (QEMU killed)
