@@ -67,10 +67,14 @@ note "wrote $(ls "$mails" | wc -l) mails to $mails (Linux $version + $(g rev-lis
 
 [ -n "$check" ] || exit 0
 
+patches=()
+for m in "$mails"/*.patch; do
+	case "$m" in */0000-*) ;; *) patches+=("$m") ;; esac
+done
+
 # git am onto the pristine commit must reproduce the composed tree.
 g checkout -q -f -B am-check pristine
-g am -q "$mails"/0*-*.patch[0-9]* 2>/dev/null || g am -q $(ls "$mails"/*.patch | grep -v /0000-) ||
-	die "the mails do not apply with git am"
+g am -q "${patches[@]}" || die "the mails do not apply with git am"
 if ! diff -r -q -x .git "$git_dir" "$SRC" | grep -v -e '\.series-stamp' -e '\.unpacked' > "$out/am-diff.txt"; then
 	note "git am reproduces the composed tree exactly"
 else
@@ -80,7 +84,7 @@ fi
 
 # Kernel style: checkpatch --strict on every mail.
 bad=0
-for m in $(ls "$mails"/*.patch | grep -v /0000-); do
+for m in "${patches[@]}"; do
 	res=$(perl "$git_dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types "$m" 2>&1 |
 	      grep -E '^(.*: )?(ERROR|WARNING|CHECK)' || true)
 	if [ -n "$res" ]; then
