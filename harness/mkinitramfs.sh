@@ -1,16 +1,20 @@
 #!/bin/bash
 # Build the guest initramfs (newc cpio, gzip):
-#   mkinitramfs.sh OUT.cpio.gz [-m MODROOT] [PROGRAM...]
+#   mkinitramfs.sh OUT.cpio.gz [-m MODROOT] [-k MODULE.ko]... [PROGRAM...]
 # BusyBox (static), guest/init as /init, guest/lib.sh and guest/tests/ under
 # /harness, the kernel modules staged by 'make modules_install' under MODROOT,
+# out-of-tree modules (-k) in /lib/modules/extra/,
 # and host PROGRAMs (names or paths) with the shared libraries ldd lists.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] || die "usage: mkinitramfs.sh OUT.cpio.gz [-m MODROOT] [PROGRAM...]"
+[ $# -ge 1 ] || die "usage: mkinitramfs.sh OUT.cpio.gz [-m MODROOT] [-k MODULE.ko]... [PROGRAM...]"
 out=$1; shift
-modroot=
-if [ "${1:-}" = -m ]; then modroot=$2; shift 2; fi
+modroot="" kos=()
+while [ $# -ge 2 ]; do
+	case "$1" in -m) modroot=$2 ;; -k) kos+=("$2") ;; *) break ;; esac
+	shift 2
+done
 
 stage=$(mktemp -d "$BUILD/initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -30,6 +34,11 @@ if [ -n "$modroot" ] && [ -d "$modroot/lib/modules" ]; then
 	mkdir -p "$stage/lib"
 	cp -a "$modroot/lib/modules" "$stage/lib/"
 	rm -f "$stage"/lib/modules/*/build "$stage"/lib/modules/*/source
+fi
+
+if [ ${#kos[@]} -gt 0 ]; then
+	mkdir -p "$stage/lib/modules/extra"
+	cp "${kos[@]}" "$stage/lib/modules/extra/"
 fi
 
 # copy_with_libs PATH: the file at its own path, and what the loader needs.

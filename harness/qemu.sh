@@ -8,6 +8,8 @@
 #   -v        show the console as it goes (else only the verdict)
 # A guest test may declare, in lines of its own:
 #   # needs-prog: PROG...   host programs to put in the initramfs (with their libraries)
+#   # needs-module: DIR...  out-of-tree modules (repo folders, e.g. harness/bench/slab_bench)
+#                           built against BUILD, in the guest's /lib/modules/extra/
 #   # expect-log: REGEX     a kernel report it provokes on purpose: must appear, is allowed
 #   # allow-log: REGEX      console lines that are allowed
 #   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
@@ -56,6 +58,10 @@ version=$(cat "$out/kernelversion" 2>/dev/null || kernel_version)
 # What the test script declares.
 declared() { sed -n "s/^# $1: *//p" "$script"; }
 progs=$(declared needs-prog | xargs)
+kos=()
+for m in $(declared needs-module); do
+	kos+=(-k "$("$HARNESS/bench/build-module.sh" "$build" "$REPO/$m")")
+done
 timeout=$(declared timeout | tail -1)
 timeout=${SLQB_TIMEOUT:-${timeout:-300}}
 boot_timeout=$(declared boot-timeout | tail -1)	# to reach init: a few s, ~30 s with KASAN
@@ -71,7 +77,7 @@ log=$logs/$name.log
 initrd=$BUILD/initramfs/$name.$$.cpio.gz	# per boot: boots may run at once
 trap 'rm -f "$initrd"' EXIT
 # shellcheck disable=SC2086 # progs is a list of words
-"$HARNESS/mkinitramfs.sh" "$initrd" -m "$out/modroot" $progs
+"$HARNESS/mkinitramfs.sh" "$initrd" -m "$out/modroot" ${kos[@]+"${kos[@]}"} $progs
 
 accel=$("$HARNESS/kvm-probe.sh" "$kernel")
 # shellcheck disable=SC2054 # tcg,thread=multi is one argument
