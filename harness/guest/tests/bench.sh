@@ -1,0 +1,109 @@
+# Benchmarks (make bench: harness/bench/run.sh boots this on each kernel).
+# Memory first (Slab:/SUnreclaim: after boot, at the peak of a tmpfs churn,
+# after drop_caches and shrink; slab orders from /proc/slabinfo), then the
+# slab_bench module's microbenchmarks, then macro benchmarks (hackbench,
+# fork/exec, tmpfs create/stat/unlink, loopback TCP/UDP request/response with
+# client and server on CPUs of one node and of two). Results are lines
+#   @@BENCH metric=NAME value=V unit=U better=lower|higher
+# Kernel arguments: harness.quick=1 (short runs), harness.bench=mem,micro,macro
+# (the parts, default all), harness.only=GROUP,... (the module's groups).
+# slqb-benchtool is built by run.sh (harness/bench/benchtool.c) into
+# build/bench/bin, which it puts on PATH.
+# needs-module: harness/bench/slab_bench
+# needs-prog: hackbench slqb-benchtool
+# timeout: 1200
+. /harness/lib.sh
+
+quick=$(cmdline_arg harness.quick) || quick=0
+parts=$(cmdline_arg harness.bench) || parts=mem,micro,macro
+only=$(cmdline_arg harness.only) || only=
+if [ "$quick" = 1 ]; then secs=1 hb="-g 2 -l 50" files=5000; else secs=3 hb="-g 4 -l 100" files=20000; fi
+# Host programs keep their host path in the initramfs: put slqb-benchtool's on PATH.
+tool=$(find / -xdev -name slqb-benchtool -type f 2>/dev/null | head -1)
+[ -z "$tool" ] || PATH=$PATH:${tool%/*}
+want() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
+bench() {	# bench METRIC VALUE UNIT lower|higher
+	case "$2" in
+	[0-9]*) echo "@@BENCH metric=$1 value=$2 unit=$3 better=$4" ;;
+	*) fail "$1" "no value"; failed=1 ;;
+	esac
+}
+meminfo_kb() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
+mem() {	# mem WHEN: Slab: and SUnreclaim: now
+	bench "mem.$1.slab" "$(meminfo_kb Slab)" kB lower
+	bench "mem.$1.sunreclaim" "$(meminfo_kb SUnreclaim)" kB lower
+}
+shrink_all() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	for f in /sys/kernel/slab/*/shrink; do [ -w "$f" ] && echo 1 > "$f" 2>/dev/null; done
+	sleep 2	# RCU-freed slabs
+	echo 3 > /proc/sys/vm/drop_caches
+}
+# The CPUs of node N (cpulist expanded), or of the machine without NUMA.
+node_cpus() {
+	local l
+	l=$(cat "/sys/devices/system/node/node$1/cpulist" 2>/dev/null) || l=$(cat /sys/devices/system/cpu/online)
+	echo "$l" | tr ',' '\n' | awk -F- 'NF { e = $2 == "" ? $1 : $2; for (i = $1; i <= e; i++) print i }'
+}
+failed=0
+
+if want mem; then
+	mem boot
+	mkdir -p /tmp/peak
+	n=$(slqb-benchtool mkfiles /tmp/peak "$files") || failed=1
+	find /sys /proc/sys > /dev/null 2>&1
+	mem peak
+	rm -rf /tmp/peak
+	shrink_all
+	mem after_shrink
+	# Pages per slab of every cache (raw record), and the caches of objects
+	# up to 1 KiB whose slabs are above order 0.
+	if [ -r /proc/slabinfo ]; then
+		awk 'NR > 2 { print "@@SLABINFO " $1 " objsize=" $4 " objperslab=" $5 " pagesperslab=" $6 }' /proc/slabinfo
+		bench mem.caches_le1k_order_gt0 "$(awk 'NR > 2 && $4 <= 1024 && $6 > 1' /proc/slabinfo | wc -l)" caches lower
+		bench mem.caches "$(awk 'NR > 2' /proc/slabinfo | wc -l)" caches lower
+	fi
+	pass bench-mem "$n files at the peak"
+fi
+
+if want micro; then
+	ko=/lib/modules/extra/slab_bench.ko
+	args="quick=$([ "$quick" = 1 ] && echo 1 || echo 0)"
+	[ -z "$only" ] || args="$args only=$only"
+	# shellcheck disable=SC2086 # args are words
+	if insmod $ko $args; then
+		errs=$(dmesg | sed -n 's/.*@@BENCH-DONE errors=\([0-9]*\).*/\1/p' | tail -1)
+		check bench-micro [ "${errs:-x}" = 0 ]
+		rmmod slab_bench
+	else
+		fail bench-micro "insmod $ko failed"
+	fi
+fi
+
+if want macro; then
+	for mode in "" -p -T; do
+		# shellcheck disable=SC2086 # hb is words
+		t=$(hackbench $hb $mode 2>&1 | sed -n 's/^Time: *//p')
+		name=hackbench$(echo "$mode" | sed 's/^-p/.pipe/; s/^-T/.threads/; s/^$/.socket/')
+		if [ -n "$t" ]; then bench "$name" "$t" s lower; else fail "$name" "no time"; failed=1; fi
+	done
+	bench forkexec "$(slqb-benchtool forkexec $secs)" ops/s higher
+	mkdir -p /tmp/files
+	bench tmpfs_files "$(slqb-benchtool files /tmp/files $secs)" ops/s higher
+	rm -rf /tmp/files
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	a=$(node_cpus 0 | head -1)
+	same=$(node_cpus 0 | sed -n 2p)
+	other=$(node_cpus 1 2>/dev/null | head -1)
+	for mode in tcp_rr tcp_crr udp_rr; do
+		for where in same_node other_node; do
+			if [ "$where" = same_node ]; then b=$same; else b=$other; fi
+			[ -n "$b" ] || { echo "@@BENCH-SKIP $mode.$where: no such CPU"; continue; }
+			v=$(slqb-benchtool $mode "$a" "$b" $secs) || { fail "$mode.$where" "slqb-benchtool failed"; failed=1; continue; }
+			bench "$mode.$where" "$v" trans/s higher
+		done
+	done
+	[ "$failed" = 1 ] || pass bench-macro "hackbench, fork/exec, tmpfs, loopback"
+fi
+exit 0
