@@ -3,7 +3,7 @@
  * KUnit tests of the SLQB allocator's behaviour: LIFO reuse, flushing
  * past the watermark, remote frees finding their owner, shrinking,
  * off-node and memoryless-node allocation, bulk paths, typesafe-by-RCU
- * and constructor caches, and CPU hotplug.
+ * and constructor caches, CPU hotplug, and the event counters.
  *
  * The tests read SLQB's lists to count pages and queued objects, so they
  * include mm/slab.h. They create their own caches, unmergeable and with
@@ -15,6 +15,7 @@
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
+#include <linux/vmstat.h>
 #include <linux/workqueue.h>
 #include "../mm/slab.h"
 
@@ -434,6 +435,82 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+#ifdef CONFIG_SLQB_STATS
+/* One statistic of @s, on @cpu, or over all CPUs if @cpu is negative. */
+static unsigned long cache_stat(struct kmem_cache *s, enum slqb_stat_item si,
+				int cpu)
+{
+	unsigned long sum = 0;
+	int i;
+
+	if (cpu >= 0)
+		return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->stat[si]);
+	for_each_possible_cpu(i)
+		sum += READ_ONCE(per_cpu_ptr(s->cpu_slab, i)->stat[si]);
+	return sum;
+}
+
+static unsigned long vm_event(enum vm_event_item item)
+{
+	unsigned long *events;
+	unsigned long val;
+
+	events = kcalloc(NR_VM_EVENT_ITEMS, sizeof(*events), GFP_KERNEL);
+	if (!events)
+		return 0;
+	all_vm_events(events);
+	val = events[item];
+	kfree(events);
+	return val;
+}
+
+/*
+ * The counters tell what happened: N objects allocated on CPU A and freed
+ * on CPU B are N allocations on A, N frees and N remote frees on B, as
+ * many new pages as they fill, and as many pages freed once the cache is
+ * shrunk. /proc/vmstat's counters, which other caches share, grow by at
+ * least as much.
+ */
+static void slqb_test_counters(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_counters", 0, NULL);
+	struct batch *b = new_batch(test, s, 4 * s->objects);
+	unsigned long n = b->n, vm_alloc, vm_remote;
+	int a, c;
+
+	two_cpus(test, &a, &c);
+	vm_alloc = vm_event(SLQB_ALLOC);
+	vm_remote = vm_event(SLQB_REMOTE_FREE);
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_ALLOC, a), n);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_ALLOC, -1), n);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_ALLOC, -1), 4UL);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_ALLOC_FROM_PAGE, -1), n);
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
+	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
+		/* (The quarantine frees later, on whichever CPU.) */
+		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, c), n);
+		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_REMOTE_FREE, c),
+				n);
+		KUNIT_EXPECT_GE(test, vm_event(SLQB_REMOTE_FREE) - vm_remote, n);
+	}
+	KUNIT_EXPECT_GE(test, vm_event(SLQB_ALLOC) - vm_alloc, n);
+
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, -1), n);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_FREE, -1), 4UL);
+	kmem_cache_destroy(s);
+}
+#else
+static void slqb_test_counters(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_SLQB_STATS");
+}
+#endif
+
 static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_lifo_reuse),
 	KUNIT_CASE(slqb_test_flush_watermark),
@@ -444,6 +521,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_cpu_hotplug),
+	KUNIT_CASE(slqb_test_counters),
 	{}
 };
 

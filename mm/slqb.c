@@ -92,6 +92,7 @@
 
 #include "internal.h"
 #include "slab.h"
+#include "slqb.h"
 
 /* How often each CPU trims its idle queues. */
 #define SLQB_TRIM_INTERVAL	(2 * HZ)
@@ -109,6 +110,20 @@ static int __init setup_slqb_min_order(char *str)
 	return 1;
 }
 __setup("slqb_min_order=", setup_slqb_min_order);
+
+/*
+ * Events: /proc/vmstat's slqb_* counters and, with CONFIG_SLQB_STATS, the
+ * cache's own per-CPU counts. Both are per-CPU increments, safe in any
+ * context and touching no shared cache line.
+ */
+static __always_inline void stat(const struct kmem_cache *s,
+				 enum slqb_stat_item si)
+{
+	count_vm_event(SLQB_ALLOC + si);
+#ifdef CONFIG_SLQB_STATS
+	this_cpu_inc(s->cpu_slab->stat[si]);
+#endif
+}
 
 /*
  * Free pointers. With SLAB_FREELIST_HARDENED they are stored mixed with a
@@ -239,7 +254,7 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	}
 	set_freepointer(s, p, NULL);
 
-	count_vm_event(SLQB_PAGE_ALLOC);
+	stat(s, SLQB_STAT_PAGE_ALLOC);
 	return slab;
 }
 
@@ -259,7 +274,7 @@ static void __free_slab(struct kmem_cache *s, struct slab *slab)
 		current->reclaim_state->reclaimed_slab += 1 << order;
 	unaccount_slab(slab, order, s);
 	__free_pages(folio_page(folio, 0), order);
-	count_vm_event(SLQB_PAGE_FREE);
+	stat(s, SLQB_STAT_PAGE_FREE);
 }
 
 static void rcu_free_slab(struct rcu_head *h)
@@ -309,11 +324,11 @@ static void *slab_take(struct kmem_cache *s, struct kmem_cache_list *l,
 	if (!slab->freelist) {
 		list_del(&slab->slab_list);
 		l->nr_partial--;
-		__count_vm_event(SLQB_PAGE_ALLOC_FULL);
+		stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
 	} else {
-		__count_vm_event(SLQB_PAGE_ALLOC_PARTIAL);
+		stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
 	}
-	__count_vm_event(SLQB_ALLOC_FROM_PAGE);
+	stat(s, SLQB_STAT_ALLOC_FROM_PAGE);
 	return object;
 }
 
@@ -339,14 +354,14 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		l->nr_slabs--;
 		l->nr_free -= s->objects;
 		list_add(&slab->slab_list, discard);
-		__count_vm_event(SLQB_PAGE_FREE_EMPTY);
+		stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
 		return;
 	}
 	if (!prior) {
 		list_add(&slab->slab_list, &l->partial);
 		l->nr_partial++;
 	}
-	__count_vm_event(SLQB_PAGE_FREE_PARTIAL);
+	stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
 }
 
 /* Return up to @nr objects of @c's freelist to their pages. */
@@ -360,7 +375,7 @@ static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
 
 		slab_put(s, &c->list, virt_to_slab(object), object, discard);
 	}
-	__count_vm_event(SLQB_FLUSH_FREE_LIST);
+	stat(s, SLQB_STAT_FLUSH_FREE_LIST);
 }
 
 /*
@@ -390,7 +405,7 @@ static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	}
 	spin_unlock(&rf->lock);
 	c->rlist_owner = NULL;
-	__count_vm_event(SLQB_FLUSH_REMOTE_FREE_CACHE);
+	stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE);
 	discard_slabs(s, &discard);
 }
 
@@ -411,7 +426,7 @@ static void claim_remote_free(struct kmem_cache *s, struct kmem_cache_cpu *c)
 
 	if (list.nr) {
 		kmlist_splice(s, &c->freelist, &list);
-		__count_vm_event(SLQB_CLAIM_REMOTE_FREE_CACHE);
+		stat(s, SLQB_STAT_CLAIM_REMOTE_FREE_CACHE);
 	}
 }
 
@@ -424,7 +439,7 @@ static void free_to_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		c->rlist_owner = owner;
 	}
 	kmlist_push(s, &c->rlist, object);
-	__count_vm_event(SLQB_REMOTE_FREE);
+	stat(s, SLQB_STAT_REMOTE_FREE);
 	if (c->rlist.nr >= s->freebatch)
 		flush_rlist(s, c);
 }
@@ -522,8 +537,8 @@ static void *alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
 	object = slab_take(s, &n->list, slab);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 out:
-	count_vm_event(SLQB_OFFNODE_ALLOC);
-	count_vm_event(SLQB_ALLOC);
+	stat(s, SLQB_STAT_OFFNODE_ALLOC);
+	stat(s, SLQB_STAT_ALLOC);
 	return object;
 
 fallback:
@@ -599,12 +614,12 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 	slab_adopt(s, &c->list, slab);
 	object = slab_take(s, &c->list, slab);
 out:
-	__count_vm_event(SLQB_ALLOC);
+	stat(s, SLQB_STAT_ALLOC);
 	return object;
 
 freelist:
 	object = kmlist_pop(s, &c->freelist);
-	__count_vm_event(SLQB_ALLOC);
+	stat(s, SLQB_STAT_ALLOC);
 	return object;
 }
 
@@ -678,7 +693,7 @@ static __always_inline void *slqb_alloc(struct kmem_cache *s,
 	if (likely(object)) {
 		c->freelist.head = get_freepointer(s, object);
 		c->freelist.nr--;
-		__count_vm_event(SLQB_ALLOC);
+		stat(s, SLQB_STAT_ALLOC);
 	} else {
 		object = alloc_slow(s, gfpflags, &flags);
 	}
@@ -754,7 +769,7 @@ static void free_foreign(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		spin_lock(&n->list_lock);
 		slab_put(s, l, slab, object, &discard);
 		spin_unlock(&n->list_lock);
-		__count_vm_event(SLQB_OFFNODE_FREE);
+		stat(s, SLQB_STAT_OFFNODE_FREE);
 		discard_slabs(s, &discard);
 		return;
 	}
@@ -773,7 +788,7 @@ static __always_inline void do_slab_free(struct kmem_cache *s,
 
 	local_irq_save(flags);
 	c = this_cpu_ptr(s->cpu_slab);
-	__count_vm_event(SLQB_FREE);
+	stat(s, SLQB_STAT_FREE);
 	if (likely(slab->list == &c->list)) {
 		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
 		    unlikely(object == c->freelist.head)) {
@@ -907,7 +922,7 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 		if (likely(object)) {
 			c->freelist.head = get_freepointer(s, object);
 			c->freelist.nr--;
-			__count_vm_event(SLQB_ALLOC);
+			stat(s, SLQB_STAT_ALLOC);
 		} else {
 			object = alloc_local(s, gfpflags, &flags);
 			if (unlikely(!object))
@@ -1219,7 +1234,7 @@ static void init_list(struct kmem_cache_list *l, int cpu)
 
 int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 {
-	int cpu, node;
+	int cpu, node, err;
 
 	s->flags = kmem_cache_flags(s->size, flags, s->name);
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
@@ -1250,6 +1265,11 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 			s->node[node] = n;
 		}
 	}
+
+	/* A cache without its sysfs directory still works. */
+	err = slqb_sysfs_add(s);
+	if (err)
+		pr_err("SLQB: no /sys/kernel/slab/%s (%d)\n", s->name, err);
 	return 0;
 }
 
@@ -1269,6 +1289,8 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 		s->refcount++;
 		/* Object size and usercopy window grow to the larger user. */
 		s->object_size = max(s->object_size, size);
+		if (slqb_sysfs_alias(s, name))
+			pr_err("SLQB: no /sys/kernel/slab/%s link\n", name);
 	}
 	return s;
 }
@@ -1358,12 +1380,14 @@ void slabinfo_show_stats(struct seq_file *m, struct kmem_cache *s)
  * @hiwater: flush the per-CPU freelist when it grows above this
  * @freebatch: objects moved per flush or remote hand-over
  *
+ * Called with slab_mutex held, from /proc/slabinfo and sysfs.
+ *
  * Return: 0, or -EINVAL (and nothing changed) unless
- * 1 <= @freebatch <= @hiwater <= 65536.
+ * 1 <= @freebatch <= @hiwater <= %SLQB_MAX_HIWATER.
  */
-static int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch)
+int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch)
 {
-	if (freebatch < 1 || hiwater < freebatch || hiwater > 65536)
+	if (freebatch < 1 || hiwater < freebatch || hiwater > SLQB_MAX_HIWATER)
 		return -EINVAL;
 	WRITE_ONCE(s->hiwater, hiwater);
 	WRITE_ONCE(s->freebatch, freebatch);

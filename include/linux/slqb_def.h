@@ -11,9 +11,22 @@
  */
 #include <linux/kasan.h>
 #include <linux/kfence.h>
+#include <linux/kobject.h>
 #include <linux/reciprocal_div.h>
 #include <linux/spinlock_types.h>
 #include <linux/types.h>
+#include <linux/vm_event_item.h>
+
+/*
+ * Per-cache statistics (CONFIG_SLQB_STATS) count the events of
+ * /proc/vmstat's slqb_* counters, cache by cache, made from the same
+ * list (SLQB_EVENTS in <linux/vm_event_item.h>).
+ */
+#define SLQB_STAT_ENUM(item, name)	SLQB_STAT_##item,
+enum slqb_stat_item {
+	SLQB_EVENTS(SLQB_STAT_ENUM)
+	NR_SLQB_STAT_ITEMS
+};
 
 /*
  * A singly linked list of free objects, linked through their free
@@ -62,6 +75,9 @@ struct kmem_cache_cpu {
 	struct kmem_cache_cpu *rlist_owner;
 #endif
 	struct kmem_cache_list list;	/* this CPU's pages */
+#ifdef CONFIG_SLQB_STATS
+	unsigned long stat[NR_SLQB_STAT_ITEMS];	/* this CPU's events */
+#endif
 #ifdef CONFIG_SMP
 	struct kmem_cache_remote_free remote_free;
 #endif
@@ -96,6 +112,9 @@ struct kmem_cache {
 	const char *name;
 	int refcount;
 	struct list_head list;		/* slab_caches */
+#ifdef CONFIG_SLQB_SYSFS
+	struct kobject kobj;		/* /sys/kernel/slab/<name> */
+#endif
 #ifdef CONFIG_KASAN
 	struct kasan_cache kasan_info;
 #endif
@@ -106,6 +125,20 @@ struct kmem_cache {
 	 */
 	struct kmem_cache_node *node[MAX_NUMNODES];
 };
+
+#ifdef CONFIG_SLQB_SYSFS
+#define SLAB_SUPPORTS_SYSFS
+void sysfs_slab_unlink(struct kmem_cache *s);
+void sysfs_slab_release(struct kmem_cache *s);
+#else
+static inline void sysfs_slab_unlink(struct kmem_cache *s)
+{
+}
+
+static inline void sysfs_slab_release(struct kmem_cache *s)
+{
+}
+#endif
 
 static inline void *nearest_obj(struct kmem_cache *cache,
 				const struct slab *slab, void *x)
