@@ -4,7 +4,8 @@
 # BusyBox (static), guest/init as /init, guest/lib.sh and guest/tests/ under
 # /harness, the kernel modules staged by 'make modules_install' under MODROOT,
 # out-of-tree modules (-k) in /lib/modules/extra/,
-# and host PROGRAMs (names or paths) with the shared libraries ldd lists.
+# and host PROGRAMs (names or paths) with the shared libraries ldd lists
+# (the name slqbinfo: tools/slqbinfo of the repo, built static).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -53,6 +54,11 @@ copy_with_libs() {
 	done
 }
 for p in "$@"; do
+	if [ "$p" = slqbinfo ]; then	# the series' tools/slqbinfo, built static
+		make -s -C "$REPO/tools/slqbinfo" OUTPUT="$stage/usr/bin/" LDFLAGS=-static ||
+			die "building tools/slqbinfo for the initramfs failed"
+		continue
+	fi
 	path=$p
 	[[ $p == /* ]] || path=$(command -v "$p") ||
 		die "no program '$p' on the host for the initramfs (install its package; 'make setup' has the usual ones)"

@@ -1,5 +1,7 @@
 # What make run shows: the allocator in use, slabinfo, vmstat and meminfo
-# slab counters, CPUs and nodes.
+# slab counters (with SLQB: slqbinfo's totals and the slqb_* events), CPUs
+# and nodes.
+# needs-prog: slqbinfo
 . /harness/lib.sh
 
 section() { echo; echo "===== $* ====="; }
@@ -13,8 +15,19 @@ else echo "/sys/kernel/slab: absent"; fi
 echo "/proc/slabinfo: $(head -1 /proc/slabinfo 2>/dev/null || echo absent), $(($(wc -l < /proc/slabinfo) - 2)) caches"
 section "/proc/slabinfo (head -20)"
 head -20 /proc/slabinfo 2>/dev/null || echo "(no /proc/slabinfo)"
-section "/proc/vmstat slab lines"
-grep -E 'slab|slqb' /proc/vmstat
+if [ "$(allocator)" = slqb ]; then
+	section "slqbinfo -T (tools/slqbinfo)"
+	slqbinfo -T 2>&1 || echo "(slqbinfo failed: status $?)"
+	section "slqbinfo -S -n 10: the largest caches"
+	slqbinfo -S -n 10 2>&1 || echo "(slqbinfo failed: status $?)"
+	section "/proc/vmstat slqb_* events"
+	grep '^slqb_' /proc/vmstat || echo "(no slqb_* lines in /proc/vmstat)"
+	section "/proc/vmstat slab lines"
+	grep -E 'slab' /proc/vmstat
+else
+	section "/proc/vmstat slab lines"
+	grep -E 'slab|slqb' /proc/vmstat
+fi
 section "/proc/meminfo Slab lines"
 grep -E 'Slab|SReclaimable|SUnreclaim' /proc/meminfo
 section "CPUs and nodes"
