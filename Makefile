@@ -8,13 +8,19 @@
 #   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1]   every test (harness/tests.list;
 #                                   DEBUG=1 adds the tests on debug kernels)
 #   make lint                       shellcheck the harness
+#   make bench [ROUNDS=3] [TOPO=numa2] [QUICK=1] [ALLOCS="slqb slub slab"]
+#                                   SLQB, SLUB, SLAB side by side (harness/bench/run.sh)
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
 DEBUG ?=
+ROUNDS ?= 3
+TOPO ?= numa2
+QUICK ?=
+ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series
+.PHONY: setup compose kernel run shell check lint series bench
 setup:
 	harness/setup.sh
 compose:
@@ -31,3 +37,5 @@ lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')
 series:
 	harness/series.sh --check
+bench:
+	harness/bench/run.sh -r $(ROUNDS) -t $(TOPO) $(if $(QUICK),-q) -a "$(ALLOCS)"

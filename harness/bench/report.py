@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""The comparison table of a benchmark run: report.py RESULTS_DIR
+
+Reads RESULTS_DIR/results.csv (round,alloc,metric,value,unit,better; one line
+per @@BENCH line of every boot) and writes, in RESULTS_DIR:
+  table.txt     per metric: each allocator's median over the rounds, its spread
+                ((max - min) / median), its ratio to SLUB's median, and a mark
+                where the difference to SLUB is larger than the noise
+  results.json  the same, with every round's values
+  ratios.png    a chart of the ratios to SLUB (when matplotlib is there)
+and prints table.txt. The mark: '+' better than SLUB, '-' worse, only when
+there are at least 2 rounds and the two allocators' ranges over the rounds
+(min..max) do not overlap; with one round nothing is marked.
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+
+BASE = "slub"
+
+
+def load(path):
+    data = {}  # metric -> {"unit", "better", "values": {alloc: [v...]}}
+    order = []
+    allocs = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            m = row["metric"]
+            if m not in data:
+                data[m] = {"unit": row["unit"], "better": row["better"], "values": {}}
+                order.append(m)
+            if row["alloc"] not in allocs:
+                allocs.append(row["alloc"])
+            data[m]["values"].setdefault(row["alloc"], []).append(float(row["value"]))
+    return data, order, allocs
+
+
+def summarise(vals):
+    med = statistics.median(vals)
+    spread = (max(vals) - min(vals)) / med * 100 if med else 0.0
+    return med, spread
+
+
+def mark(vals, base, better):
+    if len(vals) < 2 or len(base) < 2:
+        return " "
+    if min(vals) > max(base):
+        return "+" if better == "higher" else "-"
+    if max(vals) < min(base):
+        return "-" if better == "higher" else "+"
+    return " "
+
+
+def fmt(v):
+    if v >= 1000:
+        return "%.0f" % v
+    if v >= 10:
+        return "%.1f" % v
+    return "%.2f" % v
+
+
+# The issue's targets that TCG guests can speak to: (what, metrics, test).
+def targets(summary):
+    out = []
+
+    def ratio(m):
+        return summary.get(m, {}).get("slqb", {}).get("ratio")
+
+    def check(what, ms, ok):
+        rs = [(m, ratio(m)) for m in ms if ratio(m) is not None]
+        if not rs:
+            out.append("  %-58s n/a (not measured)" % what)
+            return
+        good = all(ok(r) for _, r in rs)
+        out.append("  %-58s %s (%s)" % (what, "met" if good else "NOT met",
+                                         ", ".join("%s %.2f" % (m, r) for m, r in rs)))
+
+    check("remote-free pipeline >= 1.3x SLUB throughput (cycles <= 0.77x)",
+          [m for m in summary if m.startswith("remote_")], lambda r: r <= 1 / 1.3)
+    check("hackbench time <= 0.95x SLUB",
+          [m for m in summary if m.startswith("hackbench")], lambda r: r <= 0.95)
+    check("cross-CPU TCP request/response >= SLUB",
+          ["tcp_rr.same_node", "tcp_rr.other_node"], lambda r: r >= 1.0)
+    check("Slab: after boot <= SLUB", ["mem.boot.slab"], lambda r: r <= 1.0)
+    med = summary.get("mem.caches_le1k_order_gt0", {}).get("slqb", {}).get("median")
+    out.append("  %-58s %s" % ("no slab above order 0 for objects <= 1 KiB (slabinfo)",
+                               "n/a" if med is None else ("met" if med == 0 else "NOT met (%g caches)" % med)))
+    fp = [m for m in summary if m.startswith("footprint.order.") and int(m.rsplit(".", 1)[1]) <= 1024]
+    if fp:
+        worst = max(summary[m]["slqb"]["median"] for m in fp if "slqb" in summary[m])
+        out.append("  %-58s %s" % ("slab_bench caches <= 1 KiB: order 0",
+                                   "met" if worst == 0 else "NOT met (order %g)" % worst))
+    return out
+
+
+def main():
+    d = sys.argv[1]
+    data, order, allocs = load(os.path.join(d, "results.csv"))
+    allocs = [a for a in ("slqb", "slub", "slab") if a in allocs] + [a for a in allocs if a not in ("slqb", "slub", "slab")]
+    rounds = max((len(v) for m in data.values() for v in m["values"].values()), default=0)
+    summary = {}
+    lines = []
+    head = "%-38s %-7s" % ("metric", "unit")
+    for a in allocs:
+        head += " | %10s %6s" % (a, "spread")
+        if a != BASE:
+            head += " %6s  " % "/slub"
+    lines.append(head)
+    lines.append("-" * len(head))
+    for m in order:
+        e = data[m]
+        base = e["values"].get(BASE)
+        bmed = summarise(base)[0] if base else None
+        row = "%-38s %-7s" % (m, e["unit"] + ("^" if e["better"] == "higher" else ""))
+        summary[m] = {"unit": e["unit"], "better": e["better"]}
+        for a in allocs:
+            vals = e["values"].get(a)
+            if not vals:
+                row += " | %10s %6s" % ("-", "")
+                if a != BASE:
+                    row += " %6s  " % ""
+                continue
+            med, spread = summarise(vals)
+            s = {"median": med, "spread_pct": spread, "values": vals}
+            row += " | %10s %5.0f%%" % (fmt(med), spread)
+            if a != BASE:
+                if bmed:
+                    s["ratio"] = med / bmed
+                    s["mark"] = mark(vals, base, e["better"])
+                    row += " %6.2f %s" % (s["ratio"], s["mark"])
+                else:
+                    row += " %6s  " % "-"
+            summary[m][a] = s
+        lines.append(row)
+    lines.append("")
+    lines.append("unit^: higher is better (else lower is); /slub: median over SLUB's median;")
+    lines.append("mark: + better, - worse than SLUB, only where the ranges over %d round(s) do not overlap." % rounds)
+    lines.append("")
+    lines.append("Targets of issue 6 that a TCG guest can speak to (SLQB; indicative only):")
+    lines.extend(targets(summary))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(d, "table.txt"), "w") as f:
+        f.write(text)
+    with open(os.path.join(d, "results.json"), "w") as f:
+        json.dump({"rounds": rounds, "allocators": allocs, "metrics": summary}, f, indent=1)
+    sys.stdout.write(text)
+    chart(d, order, summary, allocs)
+
+
+def chart(d, order, summary, allocs):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no chart: python3-matplotlib is not installed (make setup)")
+        return
+    others = [a for a in allocs if a != BASE]
+    ms = [m for m in order if any("ratio" in summary[m].get(a, {}) for a in others)]
+    if not ms:
+        return
+    h = 0.2 * len(ms) * max(1, len(others)) / 2 + 1.5
+    fig, ax = plt.subplots(figsize=(9, h))
+    width = 0.8 / max(1, len(others))
+    for i, a in enumerate(others):
+        ys = [k + i * width for k in range(len(ms))]
+        xs = [summary[m].get(a, {}).get("ratio", float("nan")) for m in ms]
+        ax.barh(ys, xs, height=width, label=a, left=0)
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks([k + width * (len(others) - 1) / 2 for k in range(len(ms))])
+    ax.set_yticklabels(["%s%s" % (m, " (^)" if summary[m]["better"] == "higher" else "") for m in ms], fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("median / SLUB median (log; (^) higher is better, else lower is)")
+    ax.legend(loc="lower right")
+    ax.set_title("SLQB and SLAB against SLUB")
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, "ratios.png"), dpi=100)
+    print("chart: %s" % os.path.join(d, "ratios.png"))
+
+
+if __name__ == "__main__":
+    main()

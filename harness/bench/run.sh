@@ -1,0 +1,126 @@
+#!/bin/bash
+# make bench: SLQB, SLUB and SLAB side by side, from one composed tree.
+#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-p PARTS] [-b]
+#   -r ROUNDS    boots per kernel, interleaved: A B C, B C A, C A B, ... (default 3)
+#   -t TOPOLOGY  a line of harness/topologies (default numa2)
+#   -q           quick: short runs in the guest (module N=5000, 1 s macro runs)
+#   -a ALLOCS    the kernels (default "slqb slub slab"; the ratios are to slub)
+#   -p PARTS     what the guest runs: mem,micro,macro (default all)
+#   -b           run harness/build.sh on every kernel first (incremental);
+#                without it only a kernel not built yet is built
+# Kernels are build/out/ALLOC (built by harness/build.sh under the build lock
+# when missing). Their merged configs are diffed: only the allocator and what
+# Kconfig derives from it may differ, else the run stops. Each boot runs the
+# guest test 'bench' (harness/guest/tests/bench.sh). Results go to
+# build/bench/TIME/: results.csv (every @@BENCH line of every boot),
+# table.txt, results.json, ratios.png, config-diff.txt, logs/, and
+# build/bench/latest points there.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild=""
+while getopts "r:t:qa:p:b" o; do
+	case "$o" in
+	r) rounds=$OPTARG ;;
+	t) topo=$OPTARG ;;
+	q) quick=1 ;;
+	a) allocs=$OPTARG ;;
+	p) parts=$OPTARG ;;
+	b) rebuild=1 ;;
+	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-p PARTS] [-b]" ;;
+	esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "rounds must be a positive number, not '$rounds'"
+read -r -a kernels <<<"$allocs"
+[ ${#kernels[@]} -ge 1 ] || die "no allocator to run"
+"$HARNESS/check-tools.sh" boot
+
+# The kernels: built when missing (or always with -b; incremental).
+for a in "${kernels[@]}"; do
+	if [ -n "$rebuild" ] || [ ! -f "$(build_dir "$a")/arch/x86/boot/bzImage" ]; then
+		note "building $a (harness/build.sh $a; log build/logs/build-$a.log)"
+		"$HARNESS/build.sh" "$a"
+	fi
+done
+
+stamp=$(date +%Y%m%d-%H%M%S)
+res=$BUILD/bench/$stamp
+mkdir -p "$res/logs"
+ln -sfn "$stamp" "$BUILD/bench/latest"
+
+# Only the allocator differs: the merged configs, symbol by symbol, against
+# the first kernel's. Allowed: the allocators' own symbols and what Kconfig
+# derives from the choice (SLUB selects HAVE_ALIGNED_STRUCT_PAGE; SLUB_DEBUG
+# selects STACKDEPOT, hence STACKTRACE, which the unwinder choice follows).
+allowed='^CONFIG_(SLAB|SLUB|SLQB|SLOB|DEBUG_SLAB|HAVE_ALIGNED_STRUCT_PAGE|STACKDEPOT|STACKTRACE|HAVE_RELIABLE_STACKTRACE|UNWINDER_ORC|UNWINDER_GUESS)(_[A-Z0-9_]*)?='
+norm() { grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$1" | sed -E 's/^# (CONFIG_[A-Za-z0-9_]+) is not set/\1=n/' | sort; }
+ref=${kernels[0]}
+bad=0
+for a in "${kernels[@]:1}"; do
+	{
+		echo "### $ref -> $a"
+		diff <(norm "$(build_dir "$ref")/.config") <(norm "$(build_dir "$a")/.config") || true
+	} >> "$res/config-diff.txt"
+	others=$(diff <(norm "$(build_dir "$ref")/.config") <(norm "$(build_dir "$a")/.config") |
+		sed -n 's/^[<>] //p' | grep -vE "$allowed" || true)
+	if [ -n "$others" ]; then
+		echo "config: $ref and $a differ beyond the allocator:" >&2
+		echo "$others" | sed 's/^/    /' >&2
+		bad=1
+	fi
+done
+[ "$bad" = 0 ] || die "the kernels' configs differ beyond the allocator (see $res/config-diff.txt); rebuild them with -b"
+n=$(grep -c '^[<>]' "$res/config-diff.txt" || true)
+note "configs: only the allocator differs ($n symbol lines, all allocator or derived: $res/config-diff.txt)"
+
+# The guest's tool (a host program copied into the initramfs, so built here)
+# and the module for each kernel (qemu.sh builds it too; here it fails early).
+mkdir -p "$BUILD/bench/bin"
+gcc -O2 -Wall -o "$BUILD/bench/bin/slqb-benchtool" "$HARNESS/bench/benchtool.c"
+export PATH=$BUILD/bench/bin:$PATH
+for a in "${kernels[@]}"; do
+	"$HARNESS/bench/build-module.sh" "$a" "$HARNESS/bench/slab_bench" > /dev/null
+done
+
+{
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -p $parts"
+	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
+	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
+	for a in "${kernels[@]}"; do echo "kernel $a: Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1)"; done
+} > "$res/info.txt"
+cat "$res/info.txt" >&2
+
+echo "round,alloc,metric,value,unit,better" > "$res/results.csv"
+total=$((rounds * ${#kernels[@]})) nboot=0 failed=0 start=$(date +%s)
+args=(harness.bench="$parts")
+[ "$quick" = 1 ] && args+=(harness.quick=1)
+for ((r = 1; r <= rounds; r++)); do
+	for ((i = 0; i < ${#kernels[@]}; i++)); do
+		a=${kernels[$(((i + r - 1) % ${#kernels[@]}))]}	# rotate: A B C, B C A, ...
+		nboot=$((nboot + 1))
+		b=$(date +%s)
+		printf '[%d/%d] round %d/%d: %s on %s ... ' "$nboot" "$total" "$r" "$rounds" "$a" "$topo" >&2
+		log=$res/logs/r$r-$a.log
+		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a "$HARNESS/qemu.sh" "$a" "$topo" bench "${args[@]}" \
+			> "$res/logs/r$r-$a.out" 2>&1; then
+			verdict=PASS
+		else
+			verdict="FAIL ($(grep '^result:' "$res/logs/r$r-$a.out" | sed 's/^result: //'))"
+			failed=$((failed + 1))
+		fi
+		# Every @@BENCH line, even from a failed boot (its verdict is kept).
+		tr -d '\r' < "$log" | sed -n 's/.*@@BENCH metric=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\) better=\([a-z]*\).*/\1,\2,\3,\4/p' |
+			sed "s/^/$r,$a,/" >> "$res/results.csv"
+		got=$(grep -c "^$r,$a," "$res/results.csv" || true)
+		elapsed=$(( $(date +%s) - start ))
+		printf '%s, %d results, %ds (elapsed %dm%02ds, about %dm left)\n' "$verdict" "$got" "$(( $(date +%s) - b ))" \
+			$((elapsed / 60)) $((elapsed % 60)) $(( elapsed * (total - nboot) / nboot / 60 )) >&2
+	done
+done
+
+py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
+[ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
+"$py" "$HARNESS/bench/report.py" "$res" | tee "$res/report.out"
+echo "results: $res (table.txt, results.csv, results.json, ratios.png, logs/)"
+[ "$failed" = 0 ] || die "$failed of $total boots failed (their logs: $res/logs/)"
