@@ -201,6 +201,8 @@ static inline bool slqb_is_node_list(const struct kmem_cache_list *l)
  */
 static void *setup_object(struct kmem_cache *s, void *object)
 {
+	if (slqb_debug(s))
+		slqb_debug_init_object(s, object);
 	object = kasan_init_slab_obj(s, object);
 	if (unlikely(s->ctor)) {
 		kasan_unpoison_object_data(s, object);
@@ -324,6 +326,9 @@ static void *slab_take(struct kmem_cache *s, struct kmem_cache_list *l,
 	if (!slab->freelist) {
 		list_del(&slab->slab_list);
 		l->nr_partial--;
+		/* Debug caches keep full pages in sight, for leak reports. */
+		if (slqb_debug(s))
+			list_add(&slab->slab_list, &l->full);
 		stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
 	} else {
 		stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
@@ -350,6 +355,8 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		if (prior) {
 			list_del(&slab->slab_list);
 			l->nr_partial--;
+		} else if (slqb_debug(s)) {
+			list_del(&slab->slab_list);
 		}
 		l->nr_slabs--;
 		l->nr_free -= s->objects;
@@ -358,6 +365,8 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		return;
 	}
 	if (!prior) {
+		if (slqb_debug(s))
+			list_del(&slab->slab_list);
 		list_add(&slab->slab_list, &l->partial);
 		l->nr_partial++;
 	}
@@ -681,6 +690,7 @@ static __always_inline void *slqb_alloc(struct kmem_cache *s,
 	if (unlikely(object))
 		goto out;
 
+redo:
 #ifdef CONFIG_NUMA
 	if (unlikely(!node_is_local(node, gfpflags))) {
 		object = alloc_node(s, gfpflags, node);
@@ -701,6 +711,9 @@ static __always_inline void *slqb_alloc(struct kmem_cache *s,
 #ifdef CONFIG_NUMA
 init:
 #endif
+	/* A damaged object is reported and set aside: take another. */
+	if (slqb_debug(s) && object && !slqb_debug_alloc(s, object, addr))
+		goto redo;
 	wipe_freepointer(s, object);
 	init = slab_want_init_on_alloc(gfpflags, s);
 out:
@@ -826,7 +839,8 @@ static __always_inline bool slab_free_hook(struct kmem_cache *s, void *x,
 	if (init) {
 		if (!kasan_has_integrated_init())
 			memset(kasan_reset_tag(x), 0, s->object_size);
-		if (s->inuse > s->object_size)
+		/* Debug metadata is not the caller's: it stays. */
+		if (s->inuse > s->object_size && !slqb_debug(s))
 			memset((char *)kasan_reset_tag(x) + s->object_size, 0,
 			       s->inuse - s->object_size);
 	}
@@ -843,6 +857,9 @@ static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
 		__kfence_free(object);
 		return;
 	}
+	/* A bad free is reported and not done. */
+	if (slqb_debug(s) && !slqb_debug_free(s, slab, object, addr))
+		return;
 	if (slab_free_hook(s, object, slab_want_init_on_free(s)))
 		return;
 	do_slab_free(s, slab, object);
@@ -906,6 +923,19 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 	struct kmem_cache_cpu *c;
 	unsigned long flags;
 	size_t i;
+
+	/* Debug caches check each object on the way out, one at a time. */
+	if (slqb_debug(s)) {
+		for (i = 0; i < size; i++) {
+			p[i] = slqb_alloc(s, NULL, gfpflags, NUMA_NO_NODE,
+					  s->object_size, _RET_IP_);
+			if (unlikely(!p[i])) {
+				kmem_cache_free_bulk(s, i, p);
+				return 0;
+			}
+		}
+		return size;
+	}
 
 	s = slab_pre_alloc_hook(s, NULL, &objcg, size, gfpflags);
 	if (unlikely(!s))
@@ -1174,6 +1204,11 @@ static bool calculate_sizes(struct kmem_cache *s)
 	unsigned int size = ALIGN(s->object_size, sizeof(void *));
 	int order;
 
+	/* Poison would destroy what a ctor or an RCU reader relies on. */
+	if (s->ctor || (s->flags & SLAB_TYPESAFE_BY_RCU))
+		s->flags &= ~SLAB_POISON;
+	size = slqb_debug_layout(s, size, false);
+
 	/*
 	 * The free pointer lives inside a free object, away from its edges,
 	 * unless the object's contents must survive being free: a ctor's
@@ -1185,6 +1220,7 @@ static bool calculate_sizes(struct kmem_cache *s)
 	} else {
 		s->offset = ALIGN_DOWN(s->object_size / 2, sizeof(void *));
 	}
+	size = slqb_debug_layout(s, size, true);
 	s->inuse = size;
 
 	kasan_cache_create(s, &size, &s->flags);
@@ -1229,6 +1265,9 @@ static unsigned int kmem_cache_object_size(void)
 static void init_list(struct kmem_cache_list *l, int cpu)
 {
 	INIT_LIST_HEAD(&l->partial);
+#ifdef CONFIG_SLQB_DEBUG
+	INIT_LIST_HEAD(&l->full);
+#endif
 	l->cpu = cpu;
 }
 
@@ -1276,7 +1315,7 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
 			      const char *name)
 {
-	return flags;
+	return flags | slqb_debug_flags(name);
 }
 
 struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
@@ -1334,6 +1373,56 @@ int __kmem_cache_shrink(struct kmem_cache *s)
 	return !__kmem_cache_empty(s);
 }
 
+#ifdef CONFIG_SLQB_DEBUG
+/*
+ * Name the objects still allocated in a debug cache being destroyed, and
+ * who allocated them. Nobody else uses the cache any more: the lists are
+ * read without their locks.
+ */
+static void report_leaks_list(struct kmem_cache *s, struct kmem_cache_list *l,
+			      unsigned int *shown)
+{
+	struct list_head *lists[] = { &l->partial, &l->full };
+	struct slab *slab;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry(slab, lists[i], slab_list) {
+			void *base = slab_address(slab);
+
+			for (j = 0; j < s->objects; j++) {
+				void *object = base + j * s->size;
+
+				if (!slqb_debug_object_live(s, object))
+					continue;
+				if ((*shown)++ < 16)
+					slqb_debug_report_leak(s, object);
+			}
+		}
+	}
+}
+
+static void report_leaks(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	unsigned int shown = 0;
+	int cpu, node;
+
+	for_each_possible_cpu(cpu)
+		report_leaks_list(s, &per_cpu_ptr(s->cpu_slab, cpu)->list,
+				  &shown);
+	for_each_kmem_cache_node(s, node, n)
+		report_leaks_list(s, &n->list, &shown);
+	if (shown > 16)
+		pr_err("SLQB %s: and %u more\n", s->name, shown - 16);
+	add_taint(TAINT_BAD_PAGE, LOCKDEP_NOW_UNRELIABLE);
+}
+#else
+static inline void report_leaks(struct kmem_cache *s)
+{
+}
+#endif
+
 int __kmem_cache_shutdown(struct kmem_cache *s)
 {
 	unsigned long slabs, free;
@@ -1344,6 +1433,8 @@ int __kmem_cache_shutdown(struct kmem_cache *s)
 		return 0;
 	pr_err("SLQB %s: %lu objects remain in %lu slabs at destroy\n",
 	       s->name, slabs * s->objects - free, slabs);
+	if (slqb_debug(s))
+		report_leaks(s);
 	return 1;
 }
 
@@ -1441,6 +1532,7 @@ void __kmem_obj_info(struct kmem_obj_info *kpp, void *object, struct slab *slab)
 	kpp->kp_slab_cache = s;
 	kpp->kp_objp = objp;
 	kpp->kp_data_offset = (unsigned long)(kasan_reset_tag(object) - objp);
+	slqb_debug_obj_info(kpp, s, objp);
 }
 #endif
 

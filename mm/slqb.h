@@ -6,6 +6,7 @@
 #ifndef MM_SLQB_H
 #define MM_SLQB_H
 
+#include <linux/jump_label.h>
 #include <linux/slab.h>
 
 /* The largest per-CPU queue a tunable may ask for, in objects. */
@@ -25,6 +26,84 @@ static inline int slqb_sysfs_add(struct kmem_cache *s)
 static inline int slqb_sysfs_alias(struct kmem_cache *s, const char *name)
 {
 	return 0;
+}
+#endif
+
+/*
+ * Debugging (mm/slqb_debug.c): only caches with one of these flags, and
+ * only once slqb_debug= or such a cache has turned the static key on,
+ * leave the fast paths for the checks.
+ */
+#ifdef CONFIG_SLQB_DEBUG
+#define SLQB_DEBUG_FLAGS	(SLAB_CONSISTENCY_CHECKS | SLAB_RED_ZONE | \
+				 SLAB_POISON | SLAB_STORE_USER)
+
+/* slqb_debug_enabled is declared in mm/slab.h, for common code. */
+static __always_inline bool slqb_debug(const struct kmem_cache *s)
+{
+	return static_branch_maybe(CONFIG_SLQB_DEBUG_ON, &slqb_debug_enabled) &&
+	       (s->flags & SLQB_DEBUG_FLAGS);
+}
+
+slab_flags_t slqb_debug_flags(const char *name);
+unsigned int slqb_debug_layout(struct kmem_cache *s, unsigned int size,
+			       bool meta);
+void slqb_debug_init_object(struct kmem_cache *s, void *object);
+bool slqb_debug_alloc(struct kmem_cache *s, void *object, unsigned long addr);
+bool slqb_debug_free(struct kmem_cache *s, struct slab *slab, void *object,
+		     unsigned long addr);
+bool slqb_debug_object_live(struct kmem_cache *s, void *object);
+void slqb_debug_report_leak(struct kmem_cache *s, void *object);
+void slqb_debug_obj_info(struct kmem_obj_info *kpp, struct kmem_cache *s,
+			 void *objp);
+long slqb_debug_report_count(void);
+#else
+#define SLQB_DEBUG_FLAGS	0
+
+static __always_inline bool slqb_debug(const struct kmem_cache *s)
+{
+	return false;
+}
+
+static inline slab_flags_t slqb_debug_flags(const char *name)
+{
+	return 0;
+}
+
+static inline unsigned int slqb_debug_layout(struct kmem_cache *s,
+					     unsigned int size, bool meta)
+{
+	return size;
+}
+
+static inline void slqb_debug_init_object(struct kmem_cache *s, void *object)
+{
+}
+
+static inline bool slqb_debug_alloc(struct kmem_cache *s, void *object,
+				    unsigned long addr)
+{
+	return true;
+}
+
+static inline bool slqb_debug_free(struct kmem_cache *s, struct slab *slab,
+				   void *object, unsigned long addr)
+{
+	return true;
+}
+
+static inline bool slqb_debug_object_live(struct kmem_cache *s, void *object)
+{
+	return false;
+}
+
+static inline void slqb_debug_report_leak(struct kmem_cache *s, void *object)
+{
+}
+
+static inline void slqb_debug_obj_info(struct kmem_obj_info *kpp,
+				       struct kmem_cache *s, void *objp)
+{
 }
 #endif
 

@@ -51,6 +51,9 @@ struct kmem_cache_list {
 	unsigned long nr_slabs;		/* all pages owned */
 	unsigned long nr_free;		/* free objects on the pages' freelists */
 	int cpu;			/* owning CPU, or -1 for a node list */
+#ifdef CONFIG_SLQB_DEBUG
+	struct list_head full;		/* full pages, of debug caches only */
+#endif
 };
 
 /* Objects freed by other CPUs into a CPU's pages, waiting for their owner. */
@@ -107,6 +110,10 @@ struct kmem_cache {
 	void (*ctor)(void *object);
 	unsigned int inuse;		/* offset of the metadata */
 	unsigned int align;
+#ifdef CONFIG_SLQB_DEBUG
+	unsigned int red_end;		/* red zone: object_size to here */
+	unsigned int debug_offset;	/* state word and tracks */
+#endif
 	unsigned int useroffset;	/* usercopy window */
 	unsigned int usersize;
 	const char *name;
