@@ -712,7 +712,7 @@ static void report_cache(const struct cache *c)
 	static const char *stat_files[NR_STATS];
 	static char stat_file_names[NR_STATS][48];
 	char s1[16], s2[16];
-	int i;
+	int i, n;
 
 	printf("%s: %s cache, %s/%s\n", c->name, is_slqb ? "SLQB" : "slab",
 	       slab_dir, c->name);
@@ -741,10 +741,13 @@ static void report_cache(const struct cache *c)
 	if (c->freebatch >= 0)
 		printf("  %-28s %ld\n", "freebatch", c->freebatch);
 	printf("  %-28s", "flags");
-	for (i = 0; i < (int)ARRAY_SIZE(flag_files); i++)
-		if (get_ulong(c->name, flag_files[i], 0))
+	for (i = 0, n = 0; i < (int)ARRAY_SIZE(flag_files); i++) {
+		if (get_ulong(c->name, flag_files[i], 0)) {
 			printf(" %s", flag_files[i]);
-	putchar('\n');
+			n++;
+		}
+	}
+	printf("%s\n", n ? "" : " (none)");
 	if (!read_attr(c->name, "ctor"))
 		printf("  %-28s %s\n", "ctor", buf[0] ? buf : "(none)");
 
