@@ -12,6 +12,7 @@
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
@@ -435,6 +436,41 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+/*
+ * Frees into the pages of a CPU that does not allocate must not pile up
+ * on its remote queue: past hiwater it is kicked, claims them and gives
+ * back what is above hiwater (the 2009 pinning problem).
+ */
+static void slqb_test_idle_owner(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_idle", 0, NULL);
+	struct batch *b;
+	struct kmem_cache_cpu *owner;
+	unsigned long held;
+	int a, c, i;
+
+	two_cpus(test, &a, &c);
+	skip_if_quarantine(test);
+	b = new_batch(test, s, 4 * s->hiwater);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
+
+	owner = per_cpu_ptr(s->cpu_slab, a);
+	for (i = 0; i < 50; i++) {
+		msleep(20);
+		held = READ_ONCE(owner->freelist.nr);
+#ifdef CONFIG_SMP
+		held += READ_ONCE(owner->remote_free.list.nr);
+#endif
+		if (held <= s->hiwater + s->freebatch)
+			break;
+	}
+	KUNIT_EXPECT_LE(test, held, (unsigned long)(s->hiwater + s->freebatch));
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
 #ifdef CONFIG_SLQB_STATS
 /* One statistic of @s, on @cpu, or over all CPUs if @cpu is negative. */
 static unsigned long cache_stat(struct kmem_cache *s, enum slqb_stat_item si,
@@ -522,6 +558,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_cpu_hotplug),
 	KUNIT_CASE(slqb_test_counters),
+	KUNIT_CASE(slqb_test_idle_owner),
 	{}
 };
 

@@ -62,10 +62,24 @@
  * Memory is given back by the flush above @hiwater, by a per-CPU trim
  * that runs every few seconds and shrinks idle queues, by a shrinker that
  * drains every queue under memory pressure (and on drop_caches), and by
- * kmem_cache_shrink(). Each queued object pins at most one page, so the
- * pages a CPU pins per cache are bounded by @hiwater plus its remote
- * queue, and these are sized in objects per page (see slqb_tunables()).
- * A dying CPU's queues are drained by the CPUHP_SLAB_PREPARE teardown.
+ * kmem_cache_shrink(). A dying CPU's queues are drained by the
+ * CPUHP_SLAB_PREPARE teardown.
+ *
+ * Limits count pages, not only objects (the lesson of 2009, when a drain
+ * watermark of 512 objects could pin 2 MB): each queued object may pin a
+ * whole page, so every queue is bounded in objects by a number that is
+ * itself a bound on pages. @freelist holds at most @hiwater objects,
+ * also after claiming a remote queue; @rlist at most @freebatch; and a
+ * remote queue that grows past @hiwater because its owner does not
+ * allocate kicks the owner (a non-deferrable work item, so idle CPUs
+ * answer too), which claims it and flushes down to @hiwater. A CPU thus
+ * pins at most about 2 * @hiwater + @freebatch pages of a cache beyond
+ * those holding live objects, and @hiwater is sized from the objects per
+ * page (slqb_tunables()): 16 pages for large objects, at most 512 objects
+ * for small ones. For small objects that is still many pages if they are
+ * scattered, so the periodic trim also counts the pages a freelist pins
+ * and flushes all of it when they are many more than its objects would
+ * fill.
  */
 
 #include <linux/cpu.h>
@@ -391,11 +405,14 @@ static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
  * Remote frees.
  */
 #ifdef CONFIG_SMP
+static void kick_owner(int cpu);
+
 /* Hand @c's rlist to its owner. Interrupts are disabled. */
 static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 {
 	struct kmem_cache_cpu *owner = c->rlist_owner;
 	struct kmem_cache_remote_free *rf = &owner->remote_free;
+	bool kick = false;
 	LIST_HEAD(discard);
 
 	spin_lock(&rf->lock);
@@ -411,8 +428,15 @@ static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 		kmlist_splice(s, &rf->list, &c->rlist);
 		if (rf->list.nr >= s->freebatch && !rf->check)
 			WRITE_ONCE(rf->check, 1);
+		/*
+		 * An owner that does not allocate never looks: past hiwater
+		 * objects (each may pin a page) it is asked to, now.
+		 */
+		kick = rf->list.nr > s->hiwater;
 	}
 	spin_unlock(&rf->lock);
+	if (kick)
+		kick_owner(owner->list.cpu);
 	c->rlist_owner = NULL;
 	stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE);
 	discard_slabs(s, &discard);
@@ -473,8 +497,33 @@ static inline bool remote_free_pending(struct kmem_cache_cpu *c)
 }
 
 /*
+ * Does @c's freelist pin many more pages than its objects would fill?
+ * Consecutive objects of one page count once, so this overestimates the
+ * pages pinned, which errs on the side of giving memory back.
+ */
+static bool freelist_scattered(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	unsigned long packed = DIV_ROUND_UP(c->freelist.nr * s->size,
+					    PAGE_SIZE << s->order);
+	unsigned long pages = 0;
+	struct slab *prev = NULL;
+	void *object;
+
+	for (object = c->freelist.head; object;
+	     object = get_freepointer(s, object)) {
+		struct slab *slab = virt_to_slab(object);
+
+		if (slab != prev)
+			pages++;
+		prev = slab;
+	}
+	return pages > 4 * packed + 8;
+}
+
+/*
  * Give back what @c holds: its remote frees, its rlist, and either all of
- * its freelist (@all) or one batch of it. Interrupts are disabled.
+ * its freelist (@all) or one batch of it, or all of it if its objects are
+ * scattered over many pages. Interrupts are disabled.
  */
 static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 		     struct list_head *discard)
@@ -486,6 +535,8 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 	if (READ_ONCE(c->remote_free.list.nr))
 		claim_remote_free(s, c);
 #endif
+	if (!all && c->freelist.nr > s->freebatch)
+		all = freelist_scattered(s, c);
 	flush_free_list(s, c, all ? c->freelist.nr : s->freebatch, discard);
 }
 
@@ -596,6 +647,14 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 
 	if (unlikely(remote_free_pending(c))) {
 		claim_remote_free(s, c);
+		/* Claimed objects obey the watermark like freed ones. */
+		if (unlikely(c->freelist.nr > s->hiwater)) {
+			LIST_HEAD(discard);
+
+			flush_free_list(s, c, c->freelist.nr - s->hiwater,
+					&discard);
+			discard_slabs(s, &discard);
+		}
 		if (c->freelist.nr)
 			goto freelist;
 	}
@@ -1099,6 +1158,56 @@ static void slqb_trim(struct work_struct *work)
 				 round_jiffies_relative(SLQB_TRIM_INTERVAL));
 }
 
+#ifdef CONFIG_SMP
+/*
+ * A CPU's remote queue grew past hiwater while it did not allocate: it
+ * claims the queue and returns what is above hiwater to the pages. Not
+ * deferrable, unlike the trim: an idle CPU must answer too.
+ */
+static DEFINE_PER_CPU(struct delayed_work, slqb_claim_work);
+static bool slqb_claim_work_ready;
+
+static void slqb_claim(struct work_struct *work)
+{
+	struct kmem_cache *s;
+
+	/*
+	 * Runs on the CPU that was kicked, or, if that CPU went down
+	 * meanwhile, on another one: either way it claims only the queues
+	 * of the CPU it runs on, which are its own to touch.
+	 */
+	if (!mutex_trylock(&slab_mutex)) {
+		schedule_delayed_work_on(smp_processor_id(),
+					 to_delayed_work(work), HZ / 10);
+		return;
+	}
+	list_for_each_entry(s, &slab_caches, list) {
+		struct kmem_cache_cpu *c;
+		LIST_HEAD(discard);
+
+		local_irq_disable();
+		c = this_cpu_ptr(s->cpu_slab);
+		if (READ_ONCE(c->remote_free.list.nr)) {
+			claim_remote_free(s, c);
+			if (c->freelist.nr > s->hiwater)
+				flush_free_list(s, c, c->freelist.nr - s->hiwater,
+						&discard);
+		}
+		local_irq_enable();
+		discard_slabs(s, &discard);
+	}
+	mutex_unlock(&slab_mutex);
+}
+
+/* Called with interrupts disabled, from any context that may free. */
+static void kick_owner(int cpu)
+{
+	if (likely(READ_ONCE(slqb_claim_work_ready)) && cpu_online(cpu))
+		schedule_delayed_work_on(cpu, per_cpu_ptr(&slqb_claim_work, cpu),
+					 0);
+}
+#endif
+
 static int slqb_cpu_online(unsigned int cpu)
 {
 	struct delayed_work *work = per_cpu_ptr(&slqb_trim_work, cpu);
@@ -1112,6 +1221,9 @@ static int slqb_cpu_online(unsigned int cpu)
 static int slqb_cpu_offline(unsigned int cpu)
 {
 	cancel_delayed_work_sync(per_cpu_ptr(&slqb_trim_work, cpu));
+#ifdef CONFIG_SMP
+	cancel_delayed_work_sync(per_cpu_ptr(&slqb_claim_work, cpu));
+#endif
 	return 0;
 }
 
@@ -1585,6 +1697,14 @@ void __init kmem_cache_init_late(void)
 static int __init slqb_init_late(void)
 {
 	int ret;
+#ifdef CONFIG_SMP
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		INIT_DELAYED_WORK(per_cpu_ptr(&slqb_claim_work, cpu),
+				  slqb_claim);
+	WRITE_ONCE(slqb_claim_work_ready, true);
+#endif
 
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "mm/slqb:online",
 				slqb_cpu_online, slqb_cpu_offline);

@@ -30,6 +30,7 @@
 
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
+#include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/poison.h>
 #include <linux/printk.h>
@@ -272,22 +273,16 @@ static void mark_free(struct kmem_cache *s, void *object)
  */
 void slqb_debug_init_object(struct kmem_cache *s, void *object)
 {
+	kasan_disable_current();
 	if (s->flags & SLAB_STORE_USER)
 		memset(meta_of(s, object)->track, 0,
 		       2 * sizeof(struct slqb_track));
 	mark_free(s, object);
+	kasan_enable_current();
 }
 
-/**
- * slqb_debug_alloc - check an object about to be handed out
- * @s: its cache
- * @object: the object
- * @addr: the caller
- *
- * Return: true if the object is sound and now marked allocated; false if
- * it was damaged, reported and set aside (the caller takes another).
- */
-bool slqb_debug_alloc(struct kmem_cache *s, void *object, unsigned long addr)
+/* An object about to be handed out: sound, or reported and set aside. */
+static bool check_alloc(struct kmem_cache *s, void *object, unsigned long addr)
 {
 	unsigned long state = meta_of(s, object)->state;
 	u8 *bad;
@@ -326,19 +321,9 @@ bool slqb_debug_alloc(struct kmem_cache *s, void *object, unsigned long addr)
 	return true;
 }
 
-/**
- * slqb_debug_free - check an object being freed
- * @s: the cache it is freed to
- * @slab: the slab page of @object
- * @object: the pointer being freed
- * @addr: the caller
- *
- * Return: true if the object may be freed (it is now marked free and
- * poisoned); false if the free was bad, was reported, and must not
- * happen.
- */
-bool slqb_debug_free(struct kmem_cache *s, struct slab *slab, void *object,
-		     unsigned long addr)
+/* An object being freed: a good free, or a bad one reported and refused. */
+static bool check_free(struct kmem_cache *s, struct slab *slab, void *object,
+		       unsigned long addr)
 {
 	void *base = slab_address(slab);
 	unsigned long state;
@@ -380,6 +365,53 @@ bool slqb_debug_free(struct kmem_cache *s, struct slab *slab, void *object,
 	return true;
 }
 
+/*
+ * The checks read and write memory that KASAN considers free or out of
+ * bounds (red zones, poison, metadata): like SLUB, they tell KASAN to
+ * look away meanwhile.
+ */
+
+/**
+ * slqb_debug_alloc - check an object about to be handed out
+ * @s: its cache
+ * @object: the object
+ * @addr: the caller
+ *
+ * Return: true if the object is sound and now marked allocated; false if
+ * it was damaged, reported and set aside (the caller takes another).
+ */
+bool slqb_debug_alloc(struct kmem_cache *s, void *object, unsigned long addr)
+{
+	bool ok;
+
+	kasan_disable_current();
+	ok = check_alloc(s, object, addr);
+	kasan_enable_current();
+	return ok;
+}
+
+/**
+ * slqb_debug_free - check an object being freed
+ * @s: the cache it is freed to
+ * @slab: the slab page of @object
+ * @object: the pointer being freed
+ * @addr: the caller
+ *
+ * Return: true if the object may be freed (it is now marked free and
+ * poisoned); false if the free was bad, was reported, and must not
+ * happen.
+ */
+bool slqb_debug_free(struct kmem_cache *s, struct slab *slab, void *object,
+		     unsigned long addr)
+{
+	bool ok;
+
+	kasan_disable_current();
+	ok = check_free(s, slab, object, addr);
+	kasan_enable_current();
+	return ok;
+}
+
 /**
  * slqb_debug_object_live - is an object of a debug cache allocated?
  * @s: the cache
@@ -389,7 +421,12 @@ bool slqb_debug_free(struct kmem_cache *s, struct slab *slab, void *object,
  */
 bool slqb_debug_object_live(struct kmem_cache *s, void *object)
 {
-	return meta_of(s, object)->state == SLQB_OBJ_ACTIVE;
+	bool live;
+
+	kasan_disable_current();
+	live = meta_of(s, object)->state == SLQB_OBJ_ACTIVE;
+	kasan_enable_current();
+	return live;
 }
 
 /**
@@ -401,8 +438,10 @@ void slqb_debug_report_leak(struct kmem_cache *s, void *object)
 {
 	pr_err("SLQB %s: object 0x%p still allocated at destroy\n", s->name,
 	       object);
+	kasan_disable_current();
 	if (s->flags & SLAB_STORE_USER)
 		print_track(s, object, TRACK_ALLOC);
+	kasan_enable_current();
 }
 
 /**
@@ -418,8 +457,10 @@ void slqb_debug_obj_info(struct kmem_obj_info *kpp, struct kmem_cache *s,
 
 	if (!slqb_debug(s) || !(s->flags & SLAB_STORE_USER))
 		return;
+	kasan_disable_current();
 	t = meta_of(s, objp)->track;
 	kpp->kp_ret = (void *)t[TRACK_ALLOC].addr;
 	kpp->kp_stack[0] = (void *)t[TRACK_ALLOC].addr;
 	kpp->kp_free_stack[0] = (void *)t[TRACK_FREE].addr;
+	kasan_enable_current();
 }
