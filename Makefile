@@ -10,6 +10,9 @@
 #   make lint                       shellcheck the harness
 #   make bench [ROUNDS=3] [TOPO=numa2] [QUICK=1] [ALLOCS="slqb slub slab"]
 #                                   SLQB, SLUB, SLAB side by side (harness/bench/run.sh)
+#   make soak [SECS=600] [TOPOS="up smp4 numa2 numa4 fakenuma"] [ALLOC=slqb] [SHORT=1]
+#                                   debug kernels under stress, hotplug, failslab, memory
+#                                   pressure (harness/soak.sh; SHORT=1: 60 s on numa2, numa4)
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
@@ -17,10 +20,13 @@ DEBUG ?=
 ROUNDS ?= 3
 TOPO ?= numa2
 QUICK ?=
+SECS ?=
+TOPOS ?=
+SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series bench
+.PHONY: setup compose kernel run shell check lint series bench soak
 setup:
 	harness/setup.sh
 compose:
@@ -39,3 +45,5 @@ series:
 	harness/series.sh --check
 bench:
 	harness/bench/run.sh -r $(ROUNDS) -t $(TOPO) $(if $(QUICK),-q) -a "$(ALLOCS)"
+soak:
+	SECS=$(SECS) TOPOS="$(TOPOS)" SHORT=$(SHORT) harness/soak.sh $(ALLOC)
