@@ -1,14 +1,17 @@
 #!/bin/bash
 # make bench: SLQB, SLUB and SLAB side by side, from one composed tree.
-#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-p PARTS] [-b]
+#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-f FLAVOUR] [-p PARTS] [-b]
 #   -r ROUNDS    boots per kernel, interleaved: A B C, B C A, C A B, ... (default 3)
 #   -t TOPOLOGY  a line of harness/topologies (default numa2)
 #   -q           quick: short runs in the guest (module N=5000, 1 s macro runs)
 #   -a ALLOCS    the kernels (default "slqb slub slab"; the ratios are to slub)
+#   -f FLAVOUR   the builds used are ALLOC-FLAVOUR (default bench: configs/
+#                bench.config turns the allocators' statistics off); -f '' uses
+#                the plain builds (build/out/ALLOC)
 #   -p PARTS     what the guest runs: mem,micro,macro (default all)
 #   -b           run harness/build.sh on every kernel first (incremental);
 #                without it only a kernel not built yet is built
-# Kernels are build/out/ALLOC (built by harness/build.sh under the build lock
+# Kernels are build/out/ALLOC-FLAVOUR (built by harness/build.sh under the build lock
 # when missing). Their merged configs are diffed: only the allocator and what
 # Kconfig derives from it may differ, else the run stops. Each boot runs the
 # guest test 'bench' (harness/guest/tests/bench.sh). Results go to
@@ -18,28 +21,33 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild=""
-while getopts "r:t:qa:p:b" o; do
+rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild="" flavour=bench
+while getopts "r:t:qa:f:p:b" o; do
 	case "$o" in
 	r) rounds=$OPTARG ;;
 	t) topo=$OPTARG ;;
 	q) quick=1 ;;
 	a) allocs=$OPTARG ;;
+	f) flavour=$OPTARG ;;
 	p) parts=$OPTARG ;;
 	b) rebuild=1 ;;
-	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-p PARTS] [-b]" ;;
+	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-f FLAVOUR] [-p PARTS] [-b]" ;;
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "rounds must be a positive number, not '$rounds'"
-read -r -a kernels <<<"$allocs"
-[ ${#kernels[@]} -ge 1 ] || die "no allocator to run"
+read -r -a names <<<"$allocs"
+[ ${#names[@]} -ge 1 ] || die "no allocator to run"
 "$HARNESS/check-tools.sh" boot
 
-# The kernels: built when missing (or always with -b; incremental).
-for a in "${kernels[@]}"; do
-	if [ -n "$rebuild" ] || [ ! -f "$(build_dir "$a")/arch/x86/boot/bzImage" ]; then
-		note "building $a (harness/build.sh $a; log build/logs/build-$a.log)"
-		"$HARNESS/build.sh" "$a"
+# The kernels (build names): built when missing (or always with -b; incremental).
+kernels=()
+for a in "${names[@]}"; do
+	k=$a${flavour:+-$flavour}
+	kernels+=("$k")
+	if [ -n "$rebuild" ] || [ ! -f "$(build_dir "$k")/arch/x86/boot/bzImage" ]; then
+		note "building $k (harness/build.sh $a $flavour; log build/logs/build-$k.log)"
+		# shellcheck disable=SC2086 # no flavour: no argument
+		"$HARNESS/build.sh" "$a" $flavour
 	fi
 done
 
@@ -78,8 +86,8 @@ note "configs: only the allocator differs ($n symbol lines, all allocator or der
 mkdir -p "$BUILD/bench/bin"
 gcc -O2 -Wall -o "$BUILD/bench/bin/slqb-benchtool" "$HARNESS/bench/benchtool.c"
 export PATH=$BUILD/bench/bin:$PATH
-for a in "${kernels[@]}"; do
-	"$HARNESS/bench/build-module.sh" "$a" "$HARNESS/bench/slab_bench" > /dev/null
+for k in "${kernels[@]}"; do
+	"$HARNESS/bench/build-module.sh" "$k" "$HARNESS/bench/slab_bench" > /dev/null
 done
 
 {
@@ -87,9 +95,14 @@ done
 	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -p $parts"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
-	for a in "${kernels[@]}"; do echo "kernel $a: Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1)"; done
+	for a in "${kernels[@]}"; do
+		echo "kernel $a: Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$a")/.config" | sed 's/^CONFIG_//' | xargs)"
+	done
 } > "$res/info.txt"
 cat "$res/info.txt" >&2
+if grep -qE '_STATS=y' "$res/info.txt"; then
+	note "warning: an allocator counts its events per cache (a *_STATS option is on): the comparison is not fair"
+fi
 
 echo "round,alloc,metric,value,unit,better" > "$res/results.csv"
 total=$((rounds * ${#kernels[@]})) nboot=0 failed=0 start=$(date +%s)
@@ -97,12 +110,13 @@ args=(harness.bench="$parts")
 [ "$quick" = 1 ] && args+=(harness.quick=1)
 for ((r = 1; r <= rounds; r++)); do
 	for ((i = 0; i < ${#kernels[@]}; i++)); do
-		a=${kernels[$(((i + r - 1) % ${#kernels[@]}))]}	# rotate: A B C, B C A, ...
+		k=${kernels[$(((i + r - 1) % ${#kernels[@]}))]}	# rotate: A B C, B C A, ...
+		a=${k%%-*}	# the allocator, as results.csv names it
 		nboot=$((nboot + 1))
 		b=$(date +%s)
-		printf '[%d/%d] round %d/%d: %s on %s ... ' "$nboot" "$total" "$r" "$rounds" "$a" "$topo" >&2
+		printf '[%d/%d] round %d/%d: %s on %s ... ' "$nboot" "$total" "$r" "$rounds" "$k" "$topo" >&2
 		log=$res/logs/r$r-$a.log
-		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a "$HARNESS/qemu.sh" "$a" "$topo" bench "${args[@]}" \
+		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a "$HARNESS/qemu.sh" "$k" "$topo" bench "${args[@]}" \
 			> "$res/logs/r$r-$a.out" 2>&1; then
 			verdict=PASS
 		else
