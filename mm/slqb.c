@@ -227,6 +227,51 @@ static void *setup_object(struct kmem_cache *s, void *object)
 }
 
 /*
+ * With CONFIG_SLAB_FREELIST_RANDOM a new page's objects are threaded in
+ * the cache's random order (common code's random_seq), from a random
+ * starting point, so that heap layouts are harder to predict.
+ */
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+static void init_random_seq(struct kmem_cache *s)
+{
+	if (cache_random_seq_create(s, s->objects, GFP_KERNEL))
+		pr_err("SLQB %s: no random freelist order\n", s->name);
+}
+
+static unsigned int slab_random_start(struct kmem_cache *s)
+{
+	return s->random_seq ? get_random_u32_below(s->objects) : 0;
+}
+
+/* The index of the @i-th object to thread, from @pos. */
+static unsigned int slab_object_index(struct kmem_cache *s, unsigned int pos,
+				      unsigned int i)
+{
+	if (!s->random_seq)
+		return i;
+	pos += i;
+	if (pos >= s->objects)
+		pos -= s->objects;
+	return s->random_seq[pos];
+}
+#else
+static inline void init_random_seq(struct kmem_cache *s)
+{
+}
+
+static inline unsigned int slab_random_start(struct kmem_cache *s)
+{
+	return 0;
+}
+
+static inline unsigned int slab_object_index(struct kmem_cache *s,
+					     unsigned int pos, unsigned int i)
+{
+	return i;
+}
+#endif
+
+/*
  * Allocate a slab page and thread its objects on its own freelist. The
  * caller gives it an owner. Called with interrupts as the caller of the
  * allocator had them, so it may sleep if @flags allow.
@@ -236,7 +281,7 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	struct folio *folio;
 	struct slab *slab;
 	void *start, *p, *next;
-	unsigned int i;
+	unsigned int i, pos;
 
 	if (unlikely(flags & GFP_SLAB_BUG_MASK))
 		flags = kmalloc_fix_flags(flags);
@@ -261,10 +306,12 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 
 	kasan_poison_slab(slab);
 	start = slab_address(slab);
-	p = setup_object(s, start);
+	pos = slab_random_start(s);
+	p = setup_object(s, start + slab_object_index(s, pos, 0) * s->size);
 	slab->freelist = p;
 	for (i = 1; i < s->objects; i++) {
-		next = setup_object(s, start + i * s->size);
+		next = setup_object(s, start +
+				    slab_object_index(s, pos, i) * s->size);
 		set_freepointer(s, p, next);
 		p = next;
 	}
@@ -1417,6 +1464,10 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 		}
 	}
 
+	/* Caches made before kmalloc works get theirs in kmem_cache_init(). */
+	if (slab_state >= UP)
+		init_random_seq(s);
+
 	/* A cache without its sysfs directory still works. */
 	err = slqb_sysfs_add(s);
 	if (err)
@@ -1552,6 +1603,9 @@ int __kmem_cache_shutdown(struct kmem_cache *s)
 
 void __kmem_cache_release(struct kmem_cache *s)
 {
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	cache_random_seq_destroy(s);
+#endif
 	free_percpu(s->cpu_slab);
 }
 
@@ -1676,6 +1730,8 @@ void __check_heap_object(const void *ptr, unsigned long n,
  */
 void __init kmem_cache_init(void)
 {
+	struct kmem_cache *s;
+
 	kmem_cache = &boot_kmem_cache;
 	create_boot_cache(kmem_cache, "kmem_cache", kmem_cache_object_size(),
 			  SLAB_HWCACHE_ALIGN, 0, 0);
@@ -1684,6 +1740,9 @@ void __init kmem_cache_init(void)
 
 	setup_kmalloc_cache_index_table();
 	create_kmalloc_caches(0);
+
+	list_for_each_entry(s, &slab_caches, list)
+		init_random_seq(s);
 
 	pr_info("SLQB: order-0 preferred, %u CPUs, %u nodes\n",
 		nr_cpu_ids, nr_node_ids);

@@ -114,6 +114,9 @@ struct kmem_cache {
 	unsigned int red_end;		/* red zone: object_size to here */
 	unsigned int debug_offset;	/* state word and tracks */
 #endif
+#ifdef CONFIG_SLAB_FREELIST_RANDOM
+	unsigned int *random_seq;	/* order of objects in a new slab */
+#endif
 	unsigned int useroffset;	/* usercopy window */
 	unsigned int usersize;
 	const char *name;
