@@ -8,6 +8,8 @@
 #   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1]   every test (harness/tests.list;
 #                                   DEBUG=1 adds the tests on debug kernels)
 #   make lint                       shellcheck the harness
+#   make series                     the git format-patch mails, git am and checkpatch checks
+#   make bisect                     build every prefix of the series (long)
 #   make bench [ROUNDS=3] [TOPO=numa2] [QUICK=1] [ALLOCS="slqb slub slab"]
 #                                   SLQB, SLUB, SLAB side by side (harness/bench/run.sh)
 #   make soak [SECS=600] [TOPOS="up smp4 numa2 numa4 fakenuma"] [ALLOC=slqb] [SHORT=1]
@@ -26,7 +28,7 @@ SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series bench soak
+.PHONY: setup compose kernel run shell check lint series bisect bench soak
 setup:
 	harness/setup.sh
 compose:
@@ -43,6 +45,8 @@ lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')
 series:
 	harness/series.sh --check
+bisect:
+	harness/bisect.sh
 bench:
 	harness/bench/run.sh -r $(ROUNDS) -t $(TOPO) $(if $(QUICK),-q) -a "$(ALLOCS)"
 soak:
