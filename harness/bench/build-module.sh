@@ -17,6 +17,15 @@ out=$(build_dir "$build")
 dst=$BUILD/extmod/$build/$name
 mkdir -p "$dst"
 log=$dst/build.log
+# The composed tree can be missing for a while (being composed again, or a
+# series that does not apply): a .ko already built against this very kernel
+# build (newer than its Module.symvers) is used then, with a warning.
+ko=$(ls "$dst"/*.ko 2>/dev/null | head -1 || true)
+if [ ! -f "$SRC/Makefile" ] && [ -n "$ko" ] && [ "$ko" -nt "$out/Module.symvers" ]; then
+	note "no composed tree ($SRC): using $ko as built before"
+	echo "$ko"
+	exit 0
+fi
 (
 	flock 9
 	# Only changed sources are copied: make then rebuilds only what it must.
