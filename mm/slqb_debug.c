@@ -209,8 +209,12 @@ static void print_track(struct kmem_cache *s, void *object,
 	       t->cpu, t->pid, jiffies - t->when);
 }
 
+/*
+ * @bad: the first damaged byte, or NULL; @object: an object start of @s,
+ * or (for a bad free) just the pointer, whose tracks mean nothing.
+ */
 static void report(struct kmem_cache *s, void *object, const char *kind,
-		   const u8 *bad)
+		   const u8 *bad, bool is_object)
 {
 	u8 *p = kasan_reset_tag(object);
 	unsigned int offset, start;
@@ -225,11 +229,16 @@ static void report(struct kmem_cache *s, void *object, const char *kind,
 		print_hex_dump(KERN_ERR, "Bytes ", DUMP_PREFIX_OFFSET, 16, 1,
 			       p + start, min(64U, s->size - start), false);
 	}
-	if (s->flags & SLAB_STORE_USER) {
+	if (is_object && (s->flags & SLAB_STORE_USER)) {
 		print_track(s, object, TRACK_ALLOC);
 		print_track(s, object, TRACK_FREE);
 	}
-	pr_err("SLQB %s: object 0x%p set aside, not reused\n", s->name, object);
+	if (is_object)
+		pr_err("SLQB %s: object 0x%p set aside, not reused\n", s->name,
+		       object);
+	else
+		pr_err("SLQB %s: the free of 0x%p was not done\n", s->name,
+		       object);
 	dump_stack();
 	add_taint(TAINT_BAD_PAGE, LOCKDEP_NOW_UNRELIABLE);
 	atomic_long_inc(&slqb_debug_reports);
@@ -291,14 +300,15 @@ static bool check_alloc(struct kmem_cache *s, void *object, unsigned long addr)
 		report(s, object, state == SLQB_OBJ_ACTIVE ?
 		       "allocated object on a free list (free list corrupted)" :
 		       "state word overwritten (free list corrupted)",
-		       (u8 *)meta_of(s, object));
+		       (u8 *)meta_of(s, object), true);
 		return false;
 	}
 	if (s->flags & SLAB_RED_ZONE) {
 		bad = check_bytes(object, s->object_size, s->red_end,
 				  SLUB_RED_INACTIVE);
 		if (bad) {
-			report(s, object, "red zone overwritten while free", bad);
+			report(s, object, "red zone overwritten while free", bad,
+			       true);
 			return false;
 		}
 	}
@@ -309,7 +319,7 @@ static bool check_alloc(struct kmem_cache *s, void *object, unsigned long addr)
 					  s->object_size, POISON_END);
 		if (bad) {
 			report(s, object, "write after free (poison overwritten)",
-			       bad);
+			       bad, true);
 			return false;
 		}
 	}
@@ -333,7 +343,7 @@ static bool check_free(struct kmem_cache *s, struct slab *slab, void *object,
 		if (slab->slab_cache != s) {
 			report(s, object, slab->slab_cache ?
 			       "free into the wrong cache" :
-			       "free of a pointer outside any cache", NULL);
+			       "free of a pointer outside any cache", NULL, false);
 			pr_err("SLQB %s: the object belongs to %s\n", s->name,
 			       slab->slab_cache ? slab->slab_cache->name : "?");
 			return false;
@@ -341,14 +351,17 @@ static bool check_free(struct kmem_cache *s, struct slab *slab, void *object,
 		if ((kasan_reset_tag(object) - base) % s->size ||
 		    kasan_reset_tag(object) - base >= s->size * s->objects) {
 			report(s, object, "free of a pointer that is not an object start",
-			       NULL);
+			       NULL, false);
 			return false;
 		}
 	}
 	state = meta_of(s, object)->state;
 	if (state != SLQB_OBJ_ACTIVE) {
-		report(s, object, state == SLQB_OBJ_FREE ? "double free" :
-		       "state word overwritten", (u8 *)meta_of(s, object));
+		if (state == SLQB_OBJ_FREE)
+			report(s, object, "double free", NULL, true);
+		else
+			report(s, object, "state word overwritten",
+			       (u8 *)meta_of(s, object), true);
 		return false;
 	}
 	if (s->flags & SLAB_RED_ZONE) {
@@ -356,7 +369,7 @@ static bool check_free(struct kmem_cache *s, struct slab *slab, void *object,
 				  SLUB_RED_ACTIVE);
 		if (bad) {
 			report(s, object, "red zone overwritten (write past the object)",
-			       bad);
+			       bad, true);
 			return false;
 		}
 	}
