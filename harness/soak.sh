@@ -49,7 +49,7 @@ done
 
 # One boot per topology. The guest's own timeout: the soak, plus the boot,
 # the settling and the kmemleak scan, which are slow under KASAN and TCG.
-export SLQB_LOGS=$out SLQB_TIMEOUT=${SLQB_TIMEOUT:-$((secs + 600))}
+export SLQB_LOGS=$out SLQB_TIMEOUT=${SLQB_TIMEOUT:-$((secs + 900))}
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 table=$out/results.md
 {

@@ -18,7 +18,7 @@
 #   http= churn= hotplug= drops= shrinks= failslab= oom_kills= reports=
 #   slab_before= slab_after= slab_pct=
 # needs-prog: stress-ng hackbench
-# timeout: 900
+# timeout: 1200
 # boot-timeout: 180
 # The memory-pressure phase may make the OOM killer print its report, with a
 # stack dump: allowed here; the test itself fails on a 'Call Trace:' that is
@@ -41,6 +41,7 @@ FI=/sys/kernel/debug/failslab
 W=/tmp/soak
 mkdir -p $W
 now() { cut -d. -f1 /proc/uptime; }
+nprocs() { set -- /proc/[0-9]*; echo $#; }
 slab_kb() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 avail_kb() { sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
 shrink_all() {	# every cache the allocator lets us shrink; the count
@@ -120,33 +121,47 @@ failslab_off() {
 	cat $FI/times
 }
 
-# Warm up once, so that lazily created caches exist before the baseline.
+# Warm up: every worker and stressor once, and a CPU offline/online cycle,
+# so that what the first use creates for good (lazily made caches, sysfs
+# nodes, hash tables, per-CPU data) exists before the baseline.
 mkdir -p $W/www && dd if=/dev/zero of=$W/www/blob bs=1k count=16 2>/dev/null
-find /sys /proc/sys > /dev/null 2>&1
+grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> /etc/passwd
+grep -q '^nogroup:' /etc/group || echo 'nogroup:x:65534:' >> /etc/group
+mkdir -p $W/sng && chmod 777 $W/sng
+stressors="sock sockpair udp epoll fork clone exec pipe dentry dir open inode-flags eventfd sigfd timerfd msg mq"	# sigfd: signalfd
+sargs=
+for s in $stressors; do sargs="$sargs --$s 1"; done
+sng() {	# sng SECS ARGS...: stress-ng as an unprivileged user (its exec stressor refuses root)
+	local t=$1; shift
+	(cd $W/sng && exec timeout -s INT $((t + 60)) su -s /bin/sh -c "exec stress-ng $* -t ${t}s --temp-path $W/sng" nobody)
+}
+# shellcheck disable=SC2086 # sargs: words
+sng 3 $sargs --clone-max 16 > $W/warmup.out 2>&1 || { echo "soak: the warm-up stress-ng failed:"; sed 's/WARNING:/warning:/' $W/warmup.out; }
+httpd -f -p 127.0.0.1:8080 -h $W/www & sleep 1
+wget -q -O /dev/null http://127.0.0.1:8080/blob
+kill $! 2>/dev/null; wait $! 2>/dev/null
+hackbench -g 1 -f 2 -l 10 > /dev/null 2>&1; hackbench --pipe -g 1 -f 2 -l 10 > /dev/null 2>&1
+for c in /sys/devices/system/cpu/cpu[1-9]*; do
+	[ -w "$c/online" ] && echo 0 > "$c/online" && echo 1 > "$c/online"
+done
+find /sys/devices/system /proc/sys > /dev/null 2>&1
+rm -rf $W/sng/* $W/warmup.out
 settle
 before=$(slab_kb)
 echo "soak: $alloc on $topo, $ncpu CPUs, $nodes nodes, ${secs}s; Slab before: $before kB"
 
-# stress-ng's slab stressors, as an unprivileged user (its exec stressor
-# refuses root), instances per stressor: half the CPUs, at least one.
-grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> /etc/passwd
-grep -q '^nogroup:' /etc/group || echo 'nogroup:x:65534:' >> /etc/group
-mkdir -p $W/sng && chmod 777 $W/sng
-n=$(( (ncpu + 1) / 2 ))
-stressors="sock sockpair udp epoll fork clone exec pipe dentry dir open inode-flags eventfd sigfd timerfd msg mq"	# sigfd: signalfd
-sargs=
-for s in $stressors; do sargs="$sargs --$s $n"; done
+# stress-ng's slab stressors, one instance each (under TCG and KASAN, 17
+# of them and their children are plenty for 4 CPUs), with their process
+# counts kept modest (clone keeps up to 8192 threads alive by default).
+sargs="$sargs --clone-max 64 --fork-max 8 --dentries 512"
 failslab_on
 start=$(now)
 # shellcheck disable=SC2086 # sargs: words
-(
-	[ -d $FI ] && echo 1 > /proc/self/make-it-fail
-	cd $W/sng && exec su -s /bin/sh -c "exec stress-ng $sargs -t ${secs}s --temp-path $W/sng --metrics-brief --yaml $W/sng/out.yaml" nobody
-) > $W/sng.out 2>&1 &
+sng "$secs" $sargs --metrics-brief --yaml $W/sng/out.yaml > $W/sng.out 2>&1 &
 sng_pid=$!
 (
 	[ -d $FI ] && echo 1 > /proc/self/make-it-fail
-	for w in $(seq 1 "$ncpu"); do churn "$w" & done
+	for w in $(seq 1 $(( (ncpu + 1) / 2 ))); do churn "$w" & done
 	wait
 ) &
 workers=$!
@@ -155,7 +170,21 @@ workers="$workers $!"
 httpd -f -p 127.0.0.1:8080 -h $W/www &
 httpd_pid=$!
 sleep 1
-for w in $(seq 1 $(( (ncpu + 1) / 2 ))); do http "$w" & workers="$workers $!"; done
+http 1 & workers="$workers $!"
+
+# failslab's targets among stress-ng: its workers (and what they fork), not
+# the stress-ng that runs them (from the start, failslab failed the dynamic
+# loader's mmap of stress-ng itself). Workers forked later inherit it.
+make_fail() {	# the workers are named stress-ng-STRESSOR (the hog: stress-ng-vm)
+	local p
+	[ -d $FI ] || return 0
+	for p in /proc/[0-9]*; do
+		case "$(cat "$p/comm" 2>/dev/null)" in
+		stress-ng-vm) ;;
+		stress-ng-*) echo 1 > "$p/make-it-fail" 2>/dev/null ;;
+		esac
+	done
+}
 
 # The CPU offline/online loop, drop_caches and shrink, until stress-ng ends;
 # the memory hog for the last third, LKDTM in the middle if asked.
@@ -168,6 +197,8 @@ while kill -0 $sng_pid 2>/dev/null; do
 		echo 0 > "$c/online" && echo 1 > "$c/online" && cycles=$((cycles + 1))
 	done
 	round=$((round + 1))
+	[ "$round" -gt 5 ] || make_fail	# the workers exist after a few seconds
+	[ $((round % 10)) != 0 ] || echo "soak: $(( $(now) - start ))s: $cycles hotplug cycles, $drops drop_caches, $shrinks shrinks, $(nprocs) processes, MemAvailable $(( $(avail_kb) / 1024 )) MiB, Slab $(slab_kb) kB"
 	case $((round % 3)) in
 	0) echo 3 > /proc/sys/vm/drop_caches; drops=$((drops + 1)) ;;
 	1) shrinks=$((shrinks + $(shrink_all))) ;;
