@@ -399,13 +399,8 @@ static void read_caches(void)
 	if (!nr_caches)
 		fatal("no caches in %s", slab_dir);
 	qsort(caches, nr_caches, sizeof(*caches), cmp_name);
-	for (i = 0; i < nr_caches; i++) {
-		if (is_file(caches[i].name, "hiwater"))
-			is_slqb = 1;
-		read_cache(&caches[i]);
-		if (caches[i].has_stats)
-			have_stats = 1;
-	}
+	for (i = 0; i < nr_caches && !is_slqb; i++)
+		is_slqb = is_file(caches[i].name, "hiwater");
 }
 
 static int matches(const struct cache *c)
@@ -420,6 +415,20 @@ static int matches(const struct cache *c)
 		if (!regexec(&pattern, c->alias_names[i], 0, NULL, 0))
 			return 1;
 	return 0;
+}
+
+/* Read the files of the matching caches (each read costs the kernel a walk). */
+static void load_caches(void)
+{
+	int i;
+
+	for (i = 0; i < nr_caches; i++) {
+		if (!matches(&caches[i]))
+			continue;
+		read_cache(&caches[i]);
+		if (caches[i].has_stats)
+			have_stats = 1;
+	}
 }
 
 static int count_matches(const char *what)
@@ -1117,6 +1126,7 @@ static int tune(const char *name, int argc, char **argv)
 	}
 	if (!c)
 		fatal("no cache '%s' in %s", name, slab_dir);
+	read_cache(c);
 	if (!argc)
 		fatal("-t %s: nothing to set (give hiwater=N and/or freebatch=N)", name);
 	if (c->hiwater < 0 || c->freebatch < 0)
@@ -1277,6 +1287,7 @@ int main(int argc, char *argv[])
 	if (tune_name)
 		return tune(tune_name, argc - optind, argv + optind);
 	count_matches(regex);
+	load_caches();
 	if (do_shrink)
 		return shrink_caches();
 	if (show_report)

@@ -182,6 +182,7 @@ else
 fi
 
 if [ -n "$have_sysfs" ]; then
+	t0=$(date +%s)
 	for args in "" -S -A -z -L "-n 5" -T '-r ^kmalloc-64$' "-a -i 1" "-a -i 0" "-i 2 kmalloc"; do
 		# shellcheck disable=SC2086 # args are words
 		sq $args
@@ -191,6 +192,7 @@ if [ -n "$have_sysfs" ]; then
 			fail "mode:${args:-list}" "rc=$rc, $(wc -l < "$T/out") lines, stderr: $(head -2 "$T/err")"
 		fi
 	done
+	echo "observe: slqbinfo's 11 runs took $(($(date +%s) - t0)) s"
 	sq -d /sys/kernel/nonexistent
 	refused no-sysfs
 	sq nosuchcache
@@ -205,11 +207,11 @@ if [ -n "$have_sysfs" ]; then
 	compared=0 moving=""
 	for name in kmalloc-64 kmalloc-128 kmalloc-256 kmalloc-1k kmalloc-4k kmem_cache \
 		kmem_cache_node inode_cache shmem_inode_cache sighand_cache mm_struct \
-		files_cache signal_cache task_struct vm_area_struct; do
+		task_struct; do
 		[ -d "$S/$name" ] && [ ! -L "$S/$name" ] || continue
 		[ -r "$S/$name/objects" ] || continue
 		ok=
-		for try in 1 2 3 4 5; do
+		for try in 1 2 3; do
 			before=$(sysfs_row "$name")
 			sq "^$name\$"
 			after=$(sysfs_row "$name")
