@@ -200,21 +200,31 @@ if [ -n "$have_sysfs" ]; then
 
 	# First field of a sysfs file, or '-'.
 	f1() { if [ -r "$S/$1/$2" ]; then cut -d' ' -f1 < "$S/$1/$2"; else echo -; fi; }
+	# sysfs_row NAME: the list's columns from sysfs into $row, without a fork
+	# (a fork allocates from the very caches being compared).
 	sysfs_row() {
-		echo "$(f1 "$1" object_size) $(f1 "$1" objects) $(f1 "$1" total_objects) $(f1 "$1" slabs) $(f1 "$1" partial) $(f1 "$1" order) $(f1 "$1" objs_per_slab)"
+		row=
+		for a in object_size objects total_objects slabs partial order objs_per_slab; do
+			v=-
+			[ ! -r "$S/$1/$a" ] || read -r v _ < "$S/$1/$a"
+			row="${row:+$row }$v"
+		done
 	}
 	# The list's numbers against sysfs, for caches that hold still while read.
 	compared=0 moving=""
-	for name in kmalloc-64 kmalloc-128 kmalloc-256 kmalloc-1k kmalloc-4k kmem_cache \
-		kmem_cache_node inode_cache shmem_inode_cache sighand_cache mm_struct \
-		task_struct; do
+	# (not task_struct, mm_struct, radix_tree_node, ...: running slqbinfo
+	# allocates from them)
+	for name in kmalloc-64 kmalloc-128 kmalloc-256 kmalloc-512 kmalloc-1k \
+		kmalloc-2k kmalloc-4k kmem_cache kmem_cache_node shmem_inode_cache; do
 		[ -d "$S/$name" ] && [ ! -L "$S/$name" ] || continue
 		[ -r "$S/$name/objects" ] || continue
 		ok=
 		for try in 1 2 3; do
-			before=$(sysfs_row "$name")
+			sysfs_row "$name"
+			before=$row
 			sq "^$name\$"
-			after=$(sysfs_row "$name")
+			sysfs_row "$name"
+			after=$row
 			[ "$before" = "$after" ] || continue
 			got=$(data "$name" | cut -d' ' -f1-7)
 			if [ "$got" = "$after" ]; then pass "agree:$name" "$got (try $try)"
