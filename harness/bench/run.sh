@@ -94,6 +94,7 @@ done
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -p $parts"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
+	echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the host makes the results noisier)"
 	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
 	for a in "${kernels[@]}"; do
 		echo "kernel $a: Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$a")/.config" | sed 's/^CONFIG_//' | xargs)"
@@ -133,6 +134,7 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 
+echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res/info.txt" >&2
 py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
 "$py" "$HARNESS/bench/report.py" "$res" | tee "$res/report.out"
