@@ -125,6 +125,47 @@ static int __init setup_slqb_min_order(char *str)
 }
 __setup("slqb_min_order=", setup_slqb_min_order);
 
+/* The events' names: /proc/vmstat's without "slqb_", sysfs's after "stat_". */
+const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS] = {
+	[SLQB_STAT_ALLOC]			= "alloc",
+	[SLQB_STAT_ALLOC_FROM_PAGE]		= "alloc_from_page",
+	[SLQB_STAT_OFFNODE_ALLOC]		= "offnode_alloc",
+	[SLQB_STAT_FREE]			= "free",
+	[SLQB_STAT_REMOTE_FREE]			= "remote_free",
+	[SLQB_STAT_OFFNODE_FREE]		= "offnode_free",
+	[SLQB_STAT_FLUSH_REMOTE_FREE_CACHE]	= "flush_remote_free_cache",
+	[SLQB_STAT_CLAIM_REMOTE_FREE_CACHE]	= "claim_remote_free_cache",
+	[SLQB_STAT_FLUSH_FREE_LIST]		= "flush_free_list",
+	[SLQB_STAT_PAGE_FREE_PARTIAL]		= "page_free_partial",
+	[SLQB_STAT_PAGE_FREE_EMPTY]		= "page_free_empty",
+	[SLQB_STAT_PAGE_ALLOC_PARTIAL]		= "page_alloc_partial",
+	[SLQB_STAT_PAGE_ALLOC_FULL]		= "page_alloc_full",
+	[SLQB_STAT_PAGE_ALLOC]			= "page_alloc",
+	[SLQB_STAT_PAGE_FREE]			= "page_free",
+};
+
+/*
+ * vmstat's BUILD_BUG_ON catches a missing event name, not two swapped:
+ * check at boot that each of SLQB's events, as stat() counts it, has its
+ * own name in /proc/vmstat.
+ */
+static void __init check_event_names(void)
+{
+#if defined(CONFIG_VM_EVENT_COUNTERS) && defined(CONFIG_PROC_FS)
+	int i;
+
+	BUILD_BUG_ON(SLQB_PAGE_FREE - SLQB_ALLOC + 1 != NR_SLQB_STAT_ITEMS);
+	for (i = 0; i < NR_SLQB_STAT_ITEMS; i++) {
+		const char *name = vm_event_name(SLQB_ALLOC + i);
+
+		WARN(strncmp(name, "slqb_", 5) ||
+		     strcmp(name + 5, slqb_stat_names[i]),
+		     "SLQB: event %d is \"%s\" in /proc/vmstat, \"slqb_%s\" here\n",
+		     i, name, slqb_stat_names[i]);
+	}
+#endif
+}
+
 /*
  * Events: /proc/vmstat's slqb_* counters and, with CONFIG_SLQB_STATS, the
  * cache's own per-CPU counts. Both are per-CPU increments, safe in any
@@ -1756,6 +1797,8 @@ void __init kmem_cache_init_late(void)
 static int __init slqb_init_late(void)
 {
 	int ret;
+
+	check_event_names();
 #ifdef CONFIG_SMP
 	int cpu;
 

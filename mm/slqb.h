@@ -14,6 +14,8 @@
 
 int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch);
 
+extern const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS];
+
 #ifdef CONFIG_SLQB_SYSFS
 int slqb_sysfs_add(struct kmem_cache *s);
 int slqb_sysfs_alias(struct kmem_cache *s, const char *name);

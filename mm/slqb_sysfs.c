@@ -287,16 +287,11 @@ static ssize_t clear_stat(struct kmem_cache *s, const char *buf, size_t len,
 }
 
 /*
- * One file for each event, named "stat_" and the event's /proc/vmstat
- * name without its "slqb_": the names come from the same list as the
- * enum, so they cannot be out of step. The attributes are filled in by
+ * One file for each event, "stat_" and its name (slqb_stat_names[], the
+ * /proc/vmstat name without "slqb_"). The attributes are filled in by
  * slqb_sysfs_init(), before any cache gets its directory.
  */
-#define SLQB_STAT_NAME(item, name)	"stat_" #name,
-static const char * const stat_names[] = {
-	SLQB_EVENTS(SLQB_STAT_NAME)
-};
-
+static char stat_file_names[NR_SLQB_STAT_ITEMS][40];
 static struct attribute stat_attrs[NR_SLQB_STAT_ITEMS];
 static struct attribute *stat_attr_ptrs[NR_SLQB_STAT_ITEMS + 1];
 
@@ -308,9 +303,10 @@ static void __init init_stat_attrs(void)
 {
 	int i;
 
-	BUILD_BUG_ON(ARRAY_SIZE(stat_names) != NR_SLQB_STAT_ITEMS);
 	for (i = 0; i < NR_SLQB_STAT_ITEMS; i++) {
-		stat_attrs[i].name = stat_names[i];
+		snprintf(stat_file_names[i], sizeof(stat_file_names[i]),
+			 "stat_%s", slqb_stat_names[i]);
+		stat_attrs[i].name = stat_file_names[i];
 		stat_attrs[i].mode = 0600;
 		stat_attr_ptrs[i] = &stat_attrs[i];
 	}

@@ -15,16 +15,28 @@
 #include <linux/reciprocal_div.h>
 #include <linux/spinlock_types.h>
 #include <linux/types.h>
-#include <linux/vm_event_item.h>
 
 /*
  * Per-cache statistics (CONFIG_SLQB_STATS) count the events of
- * /proc/vmstat's slqb_* counters, cache by cache, made from the same
- * list (SLQB_EVENTS in <linux/vm_event_item.h>).
+ * /proc/vmstat's slqb_* counters, cache by cache, in the same order:
+ * SLQB_STAT_x is SLQB_x - SLQB_ALLOC (checked at boot by mm/slqb.c).
  */
-#define SLQB_STAT_ENUM(item, name)	SLQB_STAT_##item,
 enum slqb_stat_item {
-	SLQB_EVENTS(SLQB_STAT_ENUM)
+	SLQB_STAT_ALLOC,
+	SLQB_STAT_ALLOC_FROM_PAGE,
+	SLQB_STAT_OFFNODE_ALLOC,
+	SLQB_STAT_FREE,
+	SLQB_STAT_REMOTE_FREE,
+	SLQB_STAT_OFFNODE_FREE,
+	SLQB_STAT_FLUSH_REMOTE_FREE_CACHE,
+	SLQB_STAT_CLAIM_REMOTE_FREE_CACHE,
+	SLQB_STAT_FLUSH_FREE_LIST,
+	SLQB_STAT_PAGE_FREE_PARTIAL,
+	SLQB_STAT_PAGE_FREE_EMPTY,
+	SLQB_STAT_PAGE_ALLOC_PARTIAL,
+	SLQB_STAT_PAGE_ALLOC_FULL,
+	SLQB_STAT_PAGE_ALLOC,
+	SLQB_STAT_PAGE_FREE,
 	NR_SLQB_STAT_ITEMS
 };
 
