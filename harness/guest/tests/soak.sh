@@ -11,7 +11,8 @@
 # harness.slabpct= percent (default 10) above where it started.
 # Options on the kernel command line: harness.secs=N, harness.slabpct=N,
 # harness.failslab=PROBABILITY,INTERVAL (default 1,10: 0.1%; 0 turns it off),
-# harness.hog=0 (no memory-pressure phase), harness.lkdtm=TYPE (provoke an
+# harness.hog=0 (no memory-pressure phase), harness.shrink=0 (no shrinking
+# during the run), harness.lkdtm=TYPE (provoke an
 # LKDTM crash type in the middle of the soak, to prove the soak fails).
 # One machine-readable line sums it up:
 #   @@SOAK alloc= topo= cpus= nodes= secs= ops= stressng_ops= hackbench=
@@ -31,6 +32,7 @@ secs=$(cmdline_arg harness.secs) || secs=60
 slabpct=$(cmdline_arg harness.slabpct) || slabpct=10
 fs=$(cmdline_arg harness.failslab) || fs=1,10
 hog=$(cmdline_arg harness.hog) || hog=1
+shrink=$(cmdline_arg harness.shrink) || shrink=1
 lkdtm=$(cmdline_arg harness.lkdtm) || lkdtm=
 alloc=$(cmdline_arg harness.alloc) || alloc=$(allocator)
 topo=$(cmdline_arg harness.topology) || topo=unknown	# the soak runner names it
@@ -199,10 +201,12 @@ while kill -0 $sng_pid 2>/dev/null; do
 	round=$((round + 1))
 	[ "$round" -gt 5 ] || make_fail	# the workers exist after a few seconds
 	[ $((round % 10)) != 0 ] || echo "soak: $(( $(now) - start ))s: $cycles hotplug cycles, $drops drop_caches, $shrinks shrinks, $(nprocs) processes, MemAvailable $(( $(avail_kb) / 1024 )) MiB, Slab $(slab_kb) kB"
+	[ "$round" -gt 3 ] || echo "soak: round $round: hotplug done, $(( $(now) - start ))s"
 	case $((round % 3)) in
 	0) echo 3 > /proc/sys/vm/drop_caches; drops=$((drops + 1)) ;;
-	1) shrinks=$((shrinks + $(shrink_all))) ;;
+	1) [ "$shrink" = 0 ] || shrinks=$((shrinks + $(shrink_all))) ;;
 	esac
+	[ "$round" -gt 3 ] || echo "soak: round $round: drop/shrink done, $(( $(now) - start ))s"
 	t=$(now)
 	if [ "$hog" != 0 ] && [ -z "$hog_pid" ] && [ "$t" -ge "$hog_at" ]; then
 		kb=$(( $(avail_kb) - 48 * 1024 ))
