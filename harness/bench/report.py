@@ -7,6 +7,7 @@ per @@BENCH line of every boot) and writes, in RESULTS_DIR:
                 ((max - min) / median), its ratio to SLUB's median, and a mark
                 where the difference to SLUB is larger than the noise
   results.json  the same, with every round's values
+  summary.md    the key metrics (KEY below) as a Markdown table, for the README
   ratios.png    a chart of the ratios to SLUB (when matplotlib is there)
 and prints table.txt. The mark: '+' better than SLUB, '-' worse, only when
 there are at least 2 rounds and the two allocators' ranges over the rounds
@@ -19,6 +20,14 @@ import statistics
 import sys
 
 BASE = "slub"
+KEY = ["mem.boot.slab", "mem.peak.slab", "mem.after_shrink.slab", "mem.caches_le1k_order_gt0",
+       "kmalloc_pair.64", "kmalloc_pair.256", "kmalloc_n.alloc.64", "kmalloc_n.free.64",
+       "kmalloc_n.alloc.256", "kmalloc_n.alloc.4096", "cache_pair.256", "bulk.64.b16", "bulk.64.b256",
+       "remote_same_node.256", "remote_other_node.256", "handoff_same_node.reused.256",
+       "handoff_other_node.alloc2.256", "allcpu_pair.256", "allcpu_n.256",
+       "footprint.order.1024", "footprint.kept_after_free.256",
+       "hackbench.socket", "hackbench.pipe", "hackbench.threads", "forkexec", "tmpfs_files",
+       "tcp_rr.same_node", "tcp_rr.other_node", "tcp_crr.other_node", "udp_rr.other_node"]
 
 
 def load(path):
@@ -146,7 +155,28 @@ def main():
     with open(os.path.join(d, "results.json"), "w") as f:
         json.dump({"rounds": rounds, "allocators": allocs, "metrics": summary}, f, indent=1)
     sys.stdout.write(text)
+    markdown(d, summary, allocs, rounds)
     chart(d, order, summary, allocs)
+
+
+def markdown(d, summary, allocs, rounds):
+    rows = ["| metric | unit | " + " | ".join(
+        "%s (spread)%s" % (a, "" if a == BASE else " | /slub") for a in allocs) + " |"]
+    rows.append("|" + " --- |" * (2 + len(allocs) + len(allocs) - 1))
+    for m in KEY:
+        if m not in summary:
+            continue
+        e = summary[m]
+        cells = [m, e["unit"] + (" (higher better)" if e["better"] == "higher" else "")]
+        for a in allocs:
+            s = e.get(a)
+            cells.append("%s (%.0f%%)" % (fmt(s["median"]), s["spread_pct"]) if s else "-")
+            if a != BASE:
+                cells.append("%.2f%s" % (s["ratio"], " " + s["mark"] if s["mark"].strip() else "")
+                             if s and "ratio" in s else "-")
+        rows.append("| " + " | ".join(cells) + " |")
+    with open(os.path.join(d, "summary.md"), "w") as f:
+        f.write("\n".join(rows) + "\n")
 
 
 def chart(d, order, summary, allocs):
