@@ -95,3 +95,9 @@ for m in "${patches[@]}"; do
 done
 [ "$bad" = 0 ] || die "checkpatch --strict reports errors or warnings"
 note "checkpatch --strict: no errors or warnings"
+
+# kernel-doc: quiet on the series' new C files and headers.
+kdoc=$(new_kernel_files | grep -E '\.[ch]$' | grep -v '^tools/' |
+	while read -r f; do perl "$git_dir/scripts/kernel-doc" -none "$git_dir/$f" 2>&1; done)
+[ -z "$kdoc" ] || { echo "$kdoc" >&2; die "kernel-doc -none reports problems in the new files"; }
+note "kernel-doc -none: quiet on $(new_kernel_files | grep -E '\.[ch]$' | grep -vc '^tools/') new files"
