@@ -62,7 +62,7 @@ ln -sfn "$stamp" "$BUILD/bench/latest"
 # selects STACKDEPOT, hence STACKTRACE, which the unwinder choice follows).
 # Options common to the allocators (SLAB_FREELIST_*, SLAB_MERGE_DEFAULT...) must match.
 allowed='^CONFIG_((SLAB|SLUB|SLQB|SLOB|DEBUG_SLAB|HAVE_ALIGNED_STRUCT_PAGE|STACKDEPOT|STACKTRACE|HAVE_RELIABLE_STACKTRACE|UNWINDER_ORC|UNWINDER_GUESS)|(SLUB|SLQB|STACKTRACE)_[A-Z0-9_]+)='
-norm() { grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$1" | sed -E 's/^# (CONFIG_[A-Za-z0-9_]+) is not set/\1=n/' | sort; }
+X
 ref=${kernels[0]}
 bad=0
 for a in "${kernels[@]:1}"; do
