@@ -62,7 +62,8 @@ ln -sfn "$stamp" "$BUILD/bench/latest"
 # selects STACKDEPOT, hence STACKTRACE, which the unwinder choice follows).
 # Options common to the allocators (SLAB_FREELIST_*, SLAB_MERGE_DEFAULT...) must match.
 allowed='^CONFIG_((SLAB|SLUB|SLQB|SLOB|DEBUG_SLAB|HAVE_ALIGNED_STRUCT_PAGE|STACKDEPOT|STACKTRACE|HAVE_RELIABLE_STACKTRACE|UNWINDER_ORC|UNWINDER_GUESS)|(SLUB|SLQB|STACKTRACE)_[A-Z0-9_]+)='
-X
+# A symbol set to n and one absent (its dependencies unmet) are the same: off.
+norm() { grep -E '^CONFIG_' "$1" | sort; }
 ref=${kernels[0]}
 bad=0
 for a in "${kernels[@]:1}"; do
