@@ -1149,10 +1149,39 @@ static void drain_this_cpu(void *arg)
 	discard_slabs(s, &discard);
 }
 
+/*
+ * Only CPUs that hold something of @s are interrupted: with many caches
+ * (a shrink of each through sysfs) and few busy CPUs, most IPIs would be
+ * wasted. The counts are read racily; objects queued after the test are
+ * as if queued after the drain.
+ */
+static bool cpu_has_rlist(int cpu, void *arg)
+{
+#ifdef CONFIG_SMP
+	struct kmem_cache *s = arg;
+
+	return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->rlist.nr);
+#else
+	return false;
+#endif
+}
+
+static bool cpu_has_queued(int cpu, void *arg)
+{
+	struct kmem_cache *s = arg;
+	struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+
+#ifdef CONFIG_SMP
+	if (READ_ONCE(c->remote_free.list.nr))
+		return true;
+#endif
+	return READ_ONCE(c->freelist.nr);
+}
+
 static void drain_all_cpus(struct kmem_cache *s)
 {
-	on_each_cpu(flush_rlist_this_cpu, s, 1);
-	on_each_cpu(drain_this_cpu, s, 1);
+	on_each_cpu_cond(cpu_has_rlist, flush_rlist_this_cpu, s, 1);
+	on_each_cpu_cond(cpu_has_queued, drain_this_cpu, s, 1);
 }
 
 /* Every cache of this CPU; slab_mutex is held by who sent us. */
