@@ -15,6 +15,7 @@
 #   make soak [SECS=600] [TOPOS="up smp4 numa2 numa4 fakenuma"] [ALLOC=slqb] [SHORT=1]
 #                                   debug kernels under stress, hotplug, failslab, memory
 #                                   pressure (harness/soak.sh; SHORT=1: 60 s on numa2, numa4)
+#   make lkdtm-compare [NOBUILD=1]  lkdtm's slab crash types: slqb_debug vs slub_debug
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
@@ -28,7 +29,7 @@ SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series bisect bench soak
+.PHONY: setup compose kernel run shell check lint series bisect bench soak lkdtm-compare
 setup:
 	harness/setup.sh
 compose:
@@ -51,3 +52,5 @@ bench:
 	harness/bench/run.sh -r $(ROUNDS) -t $(TOPO) $(if $(QUICK),-q) -a "$(ALLOCS)"
 soak:
 	SECS=$(SECS) TOPOS="$(TOPOS)" SHORT=$(SHORT) harness/soak.sh $(ALLOC)
+lkdtm-compare:
+	harness/lkdtm-compare.sh

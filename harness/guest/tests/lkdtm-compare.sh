@@ -1,0 +1,89 @@
+# lkdtm's heap and usercopy crash types, one after the other in one boot,
+# against the allocator's own checks (lkdtm flavour: no KASAN nor KFENCE;
+# booted with slqb_debug=FZPU or slub_debug=FZPU). Each type is provoked by
+# a child shell, so that an oops kills only that shell; after each, one line
+#   @@LKDTM type=TYPE caught=yes|no alive=yes how=WORDS child=STATUS
+# from the kernel log since the type was provoked. caught=yes: a report of
+# the allocator (SLQB's "SLQB <cache>: <what> in object", SLUB's
+# "BUG <cache> (...): <what>", common code's "Wrong slab cache" or "not a
+# Slab page" warning), hardened usercopy's report, or an Oops/BUG; for
+# READ_AFTER_FREE, which no allocator can see, lkdtm's own "Memory correctly
+# poisoned" (the poison of P was read back). how= names what was seen
+# (allocator usercopy oops warning poisoned), child= the child's exit status
+# (or "hung" when it had not ended after 60 s; the test then goes on).
+# harness/lkdtm-compare.sh boots this on both allocators and compares.
+#
+# harness.lkdtm_types=T1,T2,... runs only these (default: all, least
+# destructive first); harness.lkdtm_must=T1,T2,... makes the test FAIL when
+# one of them is not caught (tests.list names what SLUB catches).
+#
+# The reports this provokes on purpose (any of them may appear):
+# expect-log: usercopy: Kernel memory exposure attempt detected
+# expect-log: usercopy: Kernel memory overwrite attempt detected
+# allow-log: Call Trace:
+# allow-log: kernel BUG at mm/usercopy.c
+# allow-log: Oops: invalid opcode
+# allow-log: BUG [^ ]+ \(.*\): 
+# allow-log: BUG: kernel NULL pointer dereference
+# allow-log: Oops: 0000
+# allow-log: WARNING: .* (cache_from_obj|virt_to_cache|kmem_cache_free|__kmem_cache_free|kfree)
+# allow-log: WARNING: .* mm/slab.h
+# timeout: 600
+. /harness/lib.sh
+
+ALL="READ_AFTER_FREE WRITE_AFTER_FREE SLAB_LINEAR_OVERFLOW SLAB_FREE_DOUBLE
+SLAB_FREE_CROSS USERCOPY_SLAB_WHITELIST_TO USERCOPY_SLAB_WHITELIST_FROM
+USERCOPY_SLAB_SIZE_TO USERCOPY_SLAB_SIZE_FROM SLAB_FREE_PAGE"
+types=$(cmdline_arg harness.lkdtm_types | tr ',' ' ') || types=$ALL
+must=$(cmdline_arg harness.lkdtm_must | tr ',' ' ') || must=
+
+DIRECT=/sys/kernel/debug/provoke-crash/DIRECT
+modprobe lkdtm || { fail lkdtm-compare "modprobe lkdtm failed"; exit 1; }
+[ -w $DIRECT ] || { fail lkdtm-compare "no $DIRECT"; exit 1; }
+echo "lkdtm-compare: allocator $(allocator), cmdline: $(cat /proc/cmdline)"
+
+# What the new kernel log lines (on stdin) show: the words of how= .
+judge() {
+	awk '
+	/SLQB [^ ]+: .* in object 0x/ || /^.*BUG [^ ]+ \(.*\): / ||
+	    /Wrong slab cache/ || /Object is not a Slab page/ { a = 1 }
+	/usercopy: Kernel memory (exposure|overwrite) attempt/ { u = 1 }
+	/Oops|kernel BUG at|BUG: |general protection fault/ { o = 1 }
+	/WARNING:/ { w = 1 }
+	/Memory correctly poisoned/ { p = 1 }
+	END {
+		s = (a ? " allocator" : "") (u ? " usercopy" : "") (o ? " oops" : "") \
+		    (w ? " warning" : "") (p ? " poisoned" : "")
+		sub(/^ /, "", s); print s
+	}'
+}
+
+missed=
+for t in $types; do
+	dmesg -c > /dev/null
+	echo "lkdtm-compare: provoking $t"
+	sh -c "echo $t > $DIRECT" &
+	pid=$!
+	i=0
+	while kill -0 $pid 2>/dev/null && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+	if kill -0 $pid 2>/dev/null; then child=hung
+	else wait $pid; child=$?
+	fi
+	sleep 1		# a report from another context (RCU, a worker) may follow
+	how=$(dmesg | judge)
+	case " $how " in
+	*" allocator "*|*" usercopy "*|*" oops "*|*" warning "*) caught=yes ;;
+	*" poisoned "*) if [ "$t" = READ_AFTER_FREE ]; then caught=yes; else caught=no; fi ;;
+	*) caught=no ;;
+	esac
+	# alive: this shell goes on, and can still start a program.
+	alive=no; /bin/true && alive=yes
+	echo "@@LKDTM type=$t caught=$caught alive=$alive how=${how:-none} child=$child"
+	case " $must " in *" $t "*) [ $caught = yes ] || missed="$missed $t" ;; esac
+done
+
+if [ -n "$missed" ]; then
+	fail lkdtm-compare "not caught:$missed"
+else
+	pass lkdtm-compare "$(echo $types | wc -w) types provoked, the guest is alive"
+fi
