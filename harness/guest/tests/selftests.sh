@@ -29,6 +29,7 @@ mt_known=2
 dmesg -c > /dev/null
 insmod "$(find /lib/modules -name test_maple_tree.ko | head -n 1)" 2>/dev/null
 line=$(dmesg | grep -E 'maple_tree: [0-9]+ of [0-9]+ tests passed' | tail -n 1)
+# shellcheck disable=SC2046 # two numbers, split on purpose
 set -- $(echo "$line" | sed 's/.*maple_tree: \([0-9]*\) of \([0-9]*\) tests passed.*/\1 \2/')
 if [ $# = 2 ] && [ $(($2 - $1)) -le $mt_known ]; then
 	pass test_maple_tree "${line#*] } (stock 6.1.192 fails $mt_known)"
