@@ -71,8 +71,8 @@
  * itself a bound on pages. @freelist holds at most @hiwater objects,
  * also after claiming a remote queue; @rlist at most @freebatch; and a
  * remote queue that grows past @hiwater because its owner does not
- * allocate kicks the owner (a non-deferrable work item, so idle CPUs
- * answer too), which claims it and flushes down to @hiwater. A CPU thus
+ * allocate kicks the owner (an irq_work, so idle CPUs answer too),
+ * which claims it and flushes down to @hiwater. A CPU thus
  * pins at most about 2 * @hiwater + @freebatch pages of a cache beyond
  * those holding live objects, and @hiwater is sized from the objects per
  * page (slqb_tunables()): 16 pages for large objects, at most 512 objects
@@ -85,6 +85,7 @@
 #include <linux/cpu.h>
 #include <linux/debugobjects.h>
 #include <linux/interrupt.h>
+#include <linux/irq_work.h>
 #include <linux/kasan.h>
 #include <linux/kfence.h>
 #include <linux/kmemleak.h>
@@ -493,7 +494,40 @@ static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
  * Remote frees.
  */
 #ifdef CONFIG_SMP
-static void kick_owner(int cpu);
+static void claim_remote_free(struct kmem_cache *s, struct kmem_cache_cpu *c);
+
+/*
+ * A CPU's remote queue grew past hiwater while it did not allocate: an
+ * irq_work on that CPU claims the queue and returns what is above
+ * hiwater to the pages. An irq_work, not a work item: it may be queued
+ * from any context that frees (with any lock held, even the workqueue's
+ * or the scheduler's), it needs no lock, and it runs even on an idle CPU.
+ * It runs with interrupts disabled on its CPU, so it never interrupts
+ * that CPU's own use of its queues.
+ */
+static void claim_irq_work(struct irq_work *work)
+{
+	struct kmem_cache_remote_free *rf =
+		container_of(work, struct kmem_cache_remote_free, claim_work);
+	struct kmem_cache_cpu *c =
+		container_of(rf, struct kmem_cache_cpu, remote_free);
+	struct kmem_cache *s = rf->cache;
+	LIST_HEAD(discard);
+
+	if (WARN_ON_ONCE(c != this_cpu_ptr(s->cpu_slab)))
+		return;
+	claim_remote_free(s, c);
+	if (c->freelist.nr > s->hiwater)
+		flush_free_list(s, c, c->freelist.nr - s->hiwater, &discard);
+	discard_slabs(s, &discard);
+}
+
+static void kick_owner(struct kmem_cache_cpu *owner)
+{
+	if (cpu_online(owner->list.cpu))
+		irq_work_queue_on(&owner->remote_free.claim_work,
+				  owner->list.cpu);
+}
 
 /* Hand @c's rlist to its owner. Interrupts are disabled. */
 static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
@@ -524,7 +558,7 @@ static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	}
 	spin_unlock(&rf->lock);
 	if (kick)
-		kick_owner(owner->list.cpu);
+		kick_owner(owner);
 	c->rlist_owner = NULL;
 	stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE);
 	discard_slabs(s, &discard);
@@ -1275,56 +1309,6 @@ static void slqb_trim(struct work_struct *work)
 				 round_jiffies_relative(SLQB_TRIM_INTERVAL));
 }
 
-#ifdef CONFIG_SMP
-/*
- * A CPU's remote queue grew past hiwater while it did not allocate: it
- * claims the queue and returns what is above hiwater to the pages. Not
- * deferrable, unlike the trim: an idle CPU must answer too.
- */
-static DEFINE_PER_CPU(struct delayed_work, slqb_claim_work);
-static bool slqb_claim_work_ready;
-
-static void slqb_claim(struct work_struct *work)
-{
-	struct kmem_cache *s;
-
-	/*
-	 * Runs on the CPU that was kicked, or, if that CPU went down
-	 * meanwhile, on another one: either way it claims only the queues
-	 * of the CPU it runs on, which are its own to touch.
-	 */
-	if (!mutex_trylock(&slab_mutex)) {
-		schedule_delayed_work_on(smp_processor_id(),
-					 to_delayed_work(work), HZ / 10);
-		return;
-	}
-	list_for_each_entry(s, &slab_caches, list) {
-		struct kmem_cache_cpu *c;
-		LIST_HEAD(discard);
-
-		local_irq_disable();
-		c = this_cpu_ptr(s->cpu_slab);
-		if (READ_ONCE(c->remote_free.list.nr)) {
-			claim_remote_free(s, c);
-			if (c->freelist.nr > s->hiwater)
-				flush_free_list(s, c, c->freelist.nr - s->hiwater,
-						&discard);
-		}
-		local_irq_enable();
-		discard_slabs(s, &discard);
-	}
-	mutex_unlock(&slab_mutex);
-}
-
-/* Called with interrupts disabled, from any context that may free. */
-static void kick_owner(int cpu)
-{
-	if (likely(READ_ONCE(slqb_claim_work_ready)) && cpu_online(cpu))
-		schedule_delayed_work_on(cpu, per_cpu_ptr(&slqb_claim_work, cpu),
-					 0);
-}
-#endif
-
 static int slqb_cpu_online(unsigned int cpu)
 {
 	struct delayed_work *work = per_cpu_ptr(&slqb_trim_work, cpu);
@@ -1338,9 +1322,6 @@ static int slqb_cpu_online(unsigned int cpu)
 static int slqb_cpu_offline(unsigned int cpu)
 {
 	cancel_delayed_work_sync(per_cpu_ptr(&slqb_trim_work, cpu));
-#ifdef CONFIG_SMP
-	cancel_delayed_work_sync(per_cpu_ptr(&slqb_claim_work, cpu));
-#endif
 	return 0;
 }
 
@@ -1521,6 +1502,8 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 		init_list(&c->list, cpu);
 #ifdef CONFIG_SMP
 		spin_lock_init(&c->remote_free.lock);
+		c->remote_free.cache = s;
+		init_irq_work(&c->remote_free.claim_work, claim_irq_work);
 #endif
 	}
 
@@ -1673,6 +1656,13 @@ int __kmem_cache_shutdown(struct kmem_cache *s)
 
 void __kmem_cache_release(struct kmem_cache *s)
 {
+#ifdef CONFIG_SMP
+	int cpu;
+
+	/* No kick may still be on its way to a queue about to be freed. */
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(s->cpu_slab, cpu)->remote_free.claim_work);
+#endif
 #ifdef CONFIG_SLAB_FREELIST_RANDOM
 	cache_random_seq_destroy(s);
 #endif
@@ -1828,14 +1818,6 @@ static int __init slqb_init_late(void)
 	int ret;
 
 	check_event_names();
-#ifdef CONFIG_SMP
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		INIT_DELAYED_WORK(per_cpu_ptr(&slqb_claim_work, cpu),
-				  slqb_claim);
-	WRITE_ONCE(slqb_claim_work_ready, true);
-#endif
 
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "mm/slqb:online",
 				slqb_cpu_online, slqb_cpu_offline);

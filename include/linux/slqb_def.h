@@ -10,6 +10,7 @@
  * guards each field.
  */
 #include <linux/kasan.h>
+#include <linux/irq_work.h>
 #include <linux/kfence.h>
 #include <linux/kobject.h>
 #include <linux/reciprocal_div.h>
@@ -76,6 +77,9 @@ struct kmem_cache_remote_free {
 	/* The owning CPU is offline: freers return objects to pages. */
 	bool dead;
 	struct kmlist list;
+	/* Queued on the owner when @list passes hiwater, see mm/slqb.c. */
+	struct irq_work claim_work;
+	struct kmem_cache *cache;
 } ____cacheline_aligned_in_smp;
 
 /*
