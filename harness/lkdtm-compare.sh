@@ -39,7 +39,7 @@ field() {
 		echo "$line" | sed -E 's/.* caught=([a-z]+) alive=([a-z]+) how=([^ ]+).*/\1\/\2 \3/'
 	elif tr -d '\r' < "$log" | grep -q "lkdtm-compare: provoking $t\$"; then
 		if tr -d '\r' < "$log" | sed -n "/lkdtm-compare: provoking $t\$/,\$p" |
-			grep -qE 'SLQB [^ ]+: .* in object|BUG [^ ]+ \(|usercopy: Kernel memory|Oops|kernel BUG at|BUG: |WARNING:'
+			grep -qE 'SLQB [^ ]+: .* in object|BUG [^ ]+ \(|Wrong slab cache|not a Slab page|usercopy: Kernel memory|Oops|kernel BUG at|BUG: |WARNING:'
 		then echo "yes/no died"
 		else echo "no/no died"
 		fi
@@ -62,7 +62,7 @@ bad=()
 	done
 } > "$table"
 cat "$table"
-echo "(saw: allocator = the allocator's report, usercopy = hardened usercopy's, oops = an Oops/BUG, warning = a WARNING, poisoned = lkdtm read the poison back)"
+echo "(saw: allocator = the allocator's report, common = mm/slab.h's cache_from_obj/virt_to_cache warning, usercopy = hardened usercopy's, oops = an Oops/BUG, warning = a WARNING, poisoned = lkdtm read the poison back)"
 echo "table: $table"
 if [ ${#bad[@]} -gt 0 ]; then
 	printf 'lkdtm-compare: FAIL: %s\n' "${bad[@]}"
