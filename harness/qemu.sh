@@ -15,7 +15,9 @@
 #   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
 #   # boot-timeout: SECONDS to reach init, instead of SLQB_BOOT_TIMEOUT (default
 #                           120): a kernel that has not is killed then
-# SLQB_EXPECT_LOG and SLQB_ALLOW_LOG add one regex each from the environment.
+# SLQB_EXPECT_LOG and SLQB_ALLOW_LOG add one regex each from the environment;
+# SLQB_QEMU_ARGS adds QEMU arguments (words), e.g. a monitor socket to
+# inspect a stalled guest: -monitor unix:/tmp/mon.sock,server=on,wait=off
 # The serial log is kept in build/logs/BUILD-TOPOLOGY-TEST.log ($SLQB_LOGS and
 # $SLQB_LOG_NAME, if set, change the folder and the name). Exits 0 when the
 # boot passes; else quotes the offending lines and the tail of the log.
@@ -86,8 +88,8 @@ append="console=ttyS0 panic=-1 $(echo "$kernel_args" | trim) harness.test=$test 
 
 echo "@@HOST Linux $version build=$build topology=$topo test=$test accel=$accel timeout=${timeout}s" > "$log"
 echo "@@HOST kernel command line: $append" >> "$log"
-# shellcheck disable=SC2206 # the topology's QEMU arguments are words
-cmd=(qemu-system-x86_64 "${accel_args[@]}" $qemu_args -nographic -no-reboot
+# shellcheck disable=SC2206 # the topology's QEMU arguments and SLQB_QEMU_ARGS are words
+cmd=(qemu-system-x86_64 "${accel_args[@]}" $qemu_args ${SLQB_QEMU_ARGS:-} -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$append")
 note "boot $build (Linux $version, $alloc) on $topo: test $test, $accel, log $log"
 

@@ -1,0 +1,393 @@
+# Soak, diagnostic variant (soak.sh with progress markers and a watchdog), to
+# find where the slqb-debug soak stalls. Same workload and options as soak.sh
+# (copied from it; keep in step by hand). Adds:
+# - a marker before and after every step of the main loop (each CPU's
+#   offline and online, make_fail, drop_caches, shrink of each cache), written
+#   to /dev/kmsg (boot with printk.devkmsg=on, else the kernel rate-limits them),
+#   so the console shows, with the kernel's timestamps, the last step begun;
+# - a watchdog: when no marker came for harness.stall= seconds (default 60), it
+#   prints the marker, the state, wchan and /proc/PID/stack of the main loop's
+#   shell, its children and every task in D state, and (with CONFIG_MAGIC_SYSRQ)
+#   sysrq l (CPUs' backtraces), w (blocked tasks), d (held locks); t (every task)
+#   on the first dump only. Up to harness.dumps= (3) dumps, one per stall period.
+# Kernel arguments worth adding: printk.devkmsg=on
+#   sysctl.kernel.hung_task_timeout_secs=30 softlockup_all_cpu_backtrace=1
+# Not registered in tests.list: run by hand, e.g.
+#   harness/qemu.sh -v slqb-debug numa2 soak-diag harness.secs=60 \
+#     harness.topology=numa2 printk.devkmsg=on
+# needs-prog: stress-ng hackbench
+# timeout: 1200
+# boot-timeout: 180
+# The memory-pressure phase may make the OOM killer print its report, with a
+# stack dump: allowed here; the test itself fails on a 'Call Trace:' that is
+# not part of an OOM report (every other report has a headline the harness
+# fails on: BUG:, WARNING:, INFO:, unreferenced object, ...).
+# allow-log: Call Trace:
+. /harness/lib.sh
+
+secs=$(cmdline_arg harness.secs) || secs=60
+slabpct=$(cmdline_arg harness.slabpct) || slabpct=10
+fs=$(cmdline_arg harness.failslab) || fs=1,10
+hog=$(cmdline_arg harness.hog) || hog=1
+shrink=$(cmdline_arg harness.shrink) || shrink=1
+lkdtm=$(cmdline_arg harness.lkdtm) || lkdtm=
+alloc=$(cmdline_arg harness.alloc) || alloc=$(allocator)
+topo=$(cmdline_arg harness.topology) || topo=unknown	# the soak runner names it
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+[ "$nodes" -gt 0 ] || nodes=1
+FI=/sys/kernel/debug/failslab
+W=/tmp/soak
+mkdir -p $W
+
+# --- diagnostics: markers and a watchdog ---
+stall=$(cmdline_arg harness.stall) || stall=60
+maxdumps=$(cmdline_arg harness.dumps) || maxdumps=3
+mark_seq=0
+mark() {	# mark TEXT: progress marker, to the watchdog and the console
+	mark_seq=$((mark_seq + 1))
+	echo "$mark_seq $*" > /tmp/soak-diag.mark
+	echo "soak-diag: [$mark_seq] $*" > /dev/kmsg 2>/dev/null
+}
+diag_task() {	# diag_task PID: state, wchan, kernel stack
+	local p=/proc/$1 st wc
+	[ -d "$p" ] || return 0
+	read -r st < "$p/stat" 2>/dev/null || return 0
+	wc=$(cat "$p/wchan" 2>/dev/null)
+	echo "soak-diag: task $st wchan=$wc"
+	sed 's/^/soak-diag:     /' "$p/stack" 2>/dev/null
+}
+diag_dump() {	# diag_dump N: everything we can see of the stall
+	local p st d n=0 main=$1 first=$2
+	echo "soak-diag: ==== STALL: no progress for ${stall}s+; last marker: $(cat /tmp/soak-diag.mark) ===="
+	cat /proc/loadavg /proc/uptime | sed 's/^/soak-diag: /'
+	echo "soak-diag: online CPUs $(cat /sys/devices/system/cpu/online)"
+	if [ -w /proc/sysrq-trigger ]; then
+		echo l > /proc/sysrq-trigger
+		echo w > /proc/sysrq-trigger
+		echo d > /proc/sysrq-trigger
+		[ "$first" = 0 ] || echo t > /proc/sysrq-trigger
+	else
+		echo "soak-diag: no /proc/sysrq-trigger (CONFIG_MAGIC_SYSRQ off)"
+	fi
+	echo "soak-diag: -- the main loop's shell ($main) and its children:"
+	diag_task "$main"
+	for p in /proc/[0-9]*; do
+		read -r st < "$p/stat" 2>/dev/null || continue
+		set -- $st
+		# pid (comm) state ppid: comm has no spaces here (BusyBox, stress-ng, kthreads mostly)
+		[ "$4" = "$main" ] && diag_task "${p#/proc/}"
+	done
+	echo "soak-diag: -- tasks in D state, and the cpuhp/kworker threads not sleeping:"
+	for p in /proc/[0-9]*; do
+		read -r st < "$p/stat" 2>/dev/null || continue
+		set -- $st
+		case "$3" in
+		D) diag_task "${p#/proc/}"; n=$((n + 1)) ;;
+		R) case "$2" in "(cpuhp"*|"(kworker"*|"(migration"*|"(ksoftirqd"*|"(rcu"*) diag_task "${p#/proc/}" ;; esac ;;
+		esac
+	done
+	echo "soak-diag: ==== end of dump ($n tasks in D) ===="
+}
+diag_watchdog() {	# diag_watchdog MAINPID
+	local last="" cur="" quiet=0 dumps=0
+	while [ ! -e $W/stop ] && [ "$dumps" -lt "$maxdumps" ]; do
+		sleep 10
+		read -r cur < /tmp/soak-diag.mark 2>/dev/null || cur=
+		if [ "$cur" = "$last" ]; then quiet=$((quiet + 10)); else quiet=0; last=$cur; fi
+		if [ "$quiet" -ge "$stall" ]; then
+			diag_dump "$1" "$dumps"
+			dumps=$((dumps + 1)) quiet=0
+		fi
+	done
+}
+mark start
+diag_watchdog $$ &
+diag_pid=$!
+now() { cut -d. -f1 /proc/uptime; }
+nprocs() { set -- /proc/[0-9]*; echo $#; }
+slab_kb() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+avail_kb() { sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+shrink_all() {	# every cache the allocator lets us shrink; the count
+	local f n=0
+	for f in /sys/kernel/slab/*/shrink; do
+		[ -w "$f" ] || continue
+		mark "shrink ${f%/shrink}"
+		echo 1 > "$f" 2>/dev/null && n=$((n + 1))
+	done
+	echo "$n"
+}
+settle() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	shrink_all > /dev/null
+	sleep 3
+	echo 3 > /proc/sys/vm/drop_caches
+	shrink_all > /dev/null
+	sleep 1
+}
+
+# The kernel's messages from here on, kept apart from the console: the ring
+# buffer may wrap during a long soak.
+cat /dev/kmsg > $W/kmsg 2>/dev/null &
+kmsg_pid=$!
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+
+# --- the workers ---
+churn() {	# tmpfs files, directory walks, pipes, fork/exec
+	local i=0 d=$W/churn.$1
+	mkdir -p "$d"
+	while [ ! -e $W/stop ]; do
+		find /sys/devices/system /proc/sys > /dev/null 2>&1
+		mkdir -p "$d/a/b/c"
+		for f in 1 2 3 4 5 6 7 8; do echo "$i $f" > "$d/a/b/c/f$f"; ln -s "f$f" "$d/a/b/c/l$f"; done
+		dd if=/dev/zero bs=4k count=64 2>/dev/null | cat > "$d/a/blob"
+		mv "$d/a" "$d/z" && rm -rf "$d/z"
+		sh -c 'cat /proc/self/status' > /dev/null
+		i=$((i + 1))
+	done
+	echo "$i" > "$d.done"
+}
+bench() {	# hackbench rounds, pipes and sockets in turn
+	local ok=0 bad=0 sig=0 rc pipe=
+	while [ ! -e $W/stop ]; do
+		rc=0
+		hackbench $pipe -g 2 -f 8 -l 50 -s 256 > /dev/null 2>&1 || rc=$?
+		if [ "$rc" = 0 ]; then ok=$((ok + 1))
+		elif [ "$rc" -gt 128 ]; then sig=$((sig + 1)); echo "soak: hackbench ended on signal $((rc - 128))"
+		else bad=$((bad + 1)); fi
+		if [ -z "$pipe" ]; then pipe=--pipe; else pipe=; fi
+	done
+	echo "$ok $bad $sig" > $W/bench.done
+}
+http() {	# loopback TCP: BusyBox httpd forks a child per connection
+	local i=0 bad=0
+	while [ ! -e $W/stop ]; do
+		if wget -q -O /dev/null http://127.0.0.1:8080/blob; then i=$((i + 1)); else bad=$((bad + 1)); fi
+	done
+	echo "$i $bad" > "$W/http.$1.done"
+}
+
+# --- failslab: a low probability, only for the stressors (task-filter) ---
+fs_times=1000000000
+failslab_on() {
+	[ "$fs" != 0 ] && [ -d $FI ] || return 0
+	echo "${fs%,*}" > $FI/probability
+	echo "${fs#*,}" > $FI/interval
+	echo $fs_times > $FI/times
+	echo 0 > $FI/space
+	echo 0 > $FI/verbose
+	echo N > $FI/ignore-gfp-wait
+	echo Y > $FI/task-filter
+}
+failslab_off() {
+	[ -d $FI ] || return 0
+	echo 0 > $FI/probability
+	cat $FI/times
+}
+
+# Warm up: every worker and stressor once, and a CPU offline/online cycle,
+# so that what the first use creates for good (lazily made caches, sysfs
+# nodes, hash tables, per-CPU data) exists before the baseline.
+mkdir -p $W/www && dd if=/dev/zero of=$W/www/blob bs=1k count=16 2>/dev/null
+grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/tmp:/bin/sh' >> /etc/passwd
+grep -q '^nogroup:' /etc/group || echo 'nogroup:x:65534:' >> /etc/group
+mkdir -p $W/sng && chmod 777 $W/sng
+stressors="sock sockpair udp epoll fork clone exec pipe dentry dir open inode-flags eventfd sigfd timerfd msg mq"	# sigfd: signalfd
+sargs=
+for s in $stressors; do sargs="$sargs --$s 1"; done
+sng() {	# sng SECS ARGS...: stress-ng as an unprivileged user (its exec stressor refuses root)
+	local t=$1; shift
+	(cd $W/sng && exec timeout -s INT $((t + 60)) su -s /bin/sh -c "exec stress-ng $* -t ${t}s --temp-path $W/sng" nobody)
+}
+# shellcheck disable=SC2086 # sargs: words
+sng 3 $sargs --clone-max 16 > $W/warmup.out 2>&1 || { echo "soak: the warm-up stress-ng failed:"; sed 's/WARNING:/warning:/' $W/warmup.out; }
+httpd -f -p 127.0.0.1:8080 -h $W/www & sleep 1
+wget -q -O /dev/null http://127.0.0.1:8080/blob
+kill $! 2>/dev/null; wait $! 2>/dev/null
+hackbench -g 1 -f 2 -l 10 > /dev/null 2>&1; hackbench --pipe -g 1 -f 2 -l 10 > /dev/null 2>&1
+mark warm-up: hotplug
+for c in /sys/devices/system/cpu/cpu[1-9]*; do
+	[ -w "$c/online" ] && echo 0 > "$c/online" && echo 1 > "$c/online"
+done
+mark warm-up: settle
+find /sys/devices/system /proc/sys > /dev/null 2>&1
+rm -rf $W/sng/* $W/warmup.out
+settle
+before=$(slab_kb)
+echo "soak: $alloc on $topo, $ncpu CPUs, $nodes nodes, ${secs}s; Slab before: $before kB"
+
+# stress-ng's slab stressors, one instance each (under TCG and KASAN, 17
+# of them and their children are plenty for 4 CPUs), with their process
+# counts kept modest (clone keeps up to 8192 threads alive by default).
+sargs="$sargs --clone-max 64 --fork-max 8 --dentries 512"
+failslab_on
+start=$(now)
+# shellcheck disable=SC2086 # sargs: words
+sng "$secs" $sargs --metrics-brief --yaml $W/sng/out.yaml > $W/sng.out 2>&1 &
+sng_pid=$!
+(
+	[ -d $FI ] && echo 1 > /proc/self/make-it-fail
+	for w in $(seq 1 $(( (ncpu + 1) / 2 ))); do churn "$w" & done
+	wait
+) &
+workers=$!
+bench &
+workers="$workers $!"
+httpd -f -p 127.0.0.1:8080 -h $W/www &
+httpd_pid=$!
+sleep 1
+http 1 & workers="$workers $!"
+
+# failslab's targets among stress-ng: its workers (and what they fork), not
+# the stress-ng that runs them (from the start, failslab failed the dynamic
+# loader's mmap of stress-ng itself). Workers forked later inherit it.
+make_fail() {	# the workers are named stress-ng-STRESSOR (the hog: stress-ng-vm)
+	local p
+	[ -d $FI ] || return 0
+	for p in /proc/[0-9]*; do
+		case "$(cat "$p/comm" 2>/dev/null)" in
+		stress-ng-vm) ;;
+		stress-ng-*) echo 1 > "$p/make-it-fail" 2>/dev/null ;;
+		esac
+	done
+}
+
+# The CPU offline/online loop, drop_caches and shrink, until stress-ng ends;
+# the memory hog for the last third, LKDTM in the middle if asked.
+cycles=0 drops=0 shrinks=0 hog_pid='' round=0
+hog_at=$((start + secs - secs / 3))
+lkdtm_at=$((start + secs / 2))
+while kill -0 $sng_pid 2>/dev/null; do
+	for c in /sys/devices/system/cpu/cpu[1-9]*; do
+		[ -w "$c/online" ] || continue
+		mark "round $((round + 1)): ${c##*/} offline"
+		echo 0 > "$c/online" || continue
+		mark "round $((round + 1)): ${c##*/} online"
+		echo 1 > "$c/online" && cycles=$((cycles + 1))
+	done
+	round=$((round + 1))
+	mark "round $round: hotplug done; make_fail"
+	[ "$round" -gt 5 ] || make_fail	# the workers exist after a few seconds
+	mark "round $round: make_fail done"
+	[ $((round % 10)) != 0 ] || echo "soak: $(( $(now) - start ))s: $cycles hotplug cycles, $drops drop_caches, $shrinks shrinks, $(nprocs) processes, MemAvailable $(( $(avail_kb) / 1024 )) MiB, Slab $(slab_kb) kB"
+	[ "$round" -gt 3 ] || echo "soak: round $round: hotplug done, $(( $(now) - start ))s"
+	case $((round % 3)) in
+	0) mark "round $round: drop_caches"; echo 3 > /proc/sys/vm/drop_caches; drops=$((drops + 1)) ;;
+	1) [ "$shrink" = 0 ] || shrinks=$((shrinks + $(shrink_all))) ;;
+	esac
+	mark "round $round: drop/shrink done"
+	[ "$round" -gt 3 ] || echo "soak: round $round: drop/shrink done, $(( $(now) - start ))s"
+	t=$(now)
+	if [ "$hog" != 0 ] && [ -z "$hog_pid" ] && [ "$t" -ge "$hog_at" ]; then
+		kb=$(( $(avail_kb) - 48 * 1024 ))
+		[ "$kb" -gt 65536 ] || kb=65536
+		echo "soak: memory pressure: a hog of $((kb / 1024)) MiB (MemAvailable $(( $(avail_kb) / 1024 )) MiB) for $((start + secs - t))s"
+		(
+			echo 1000 > /proc/self/oom_score_adj
+			exec stress-ng --vm 1 --vm-bytes "${kb}k" --vm-keep -t "$((start + secs - t + 2))s"
+		) > $W/hog.out 2>&1 &
+		hog_pid=$!
+	fi
+	if [ -n "$lkdtm" ] && [ "$t" -ge "$lkdtm_at" ]; then
+		echo "soak: lkdtm: provoking $lkdtm"
+		modprobe lkdtm && echo "$lkdtm" > /sys/kernel/debug/provoke-crash/DIRECT
+		lkdtm=
+	fi
+	# stress-ng times itself (alarm()); if it is late, stop it, and fail.
+	if [ "$t" -gt $((start + secs + 60)) ] && [ -z "${late:-}" ]; then
+		fail stress-ng-ends "stress-ng still running 60s after its time: interrupted"
+		killall -INT stress-ng; late=1
+	fi
+	[ "$t" -le $((start + secs + 120)) ] || killall -KILL stress-ng
+	sleep 1
+done
+sng_rc=0
+wait $sng_pid || sng_rc=$?
+[ "$(( $(now) - start ))" -ge "$secs" ] || fail stress-ng-time "stress-ng ended after $(( $(now) - start ))s, before its ${secs}s"
+[ -z "$hog_pid" ] || wait "$hog_pid" || true
+injected=na
+[ ! -d $FI ] || injected=$(( fs_times - $(failslab_off) ))
+touch $W/stop
+mark "main loop over"
+kill $diag_pid 2>/dev/null
+# shellcheck disable=SC2086 # workers: pids
+wait $workers
+kill $httpd_pid 2>/dev/null
+wait $httpd_pid 2>/dev/null
+elapsed=$(( $(now) - start ))
+
+# --- what the workers did ---
+# stress-ng's lines may say WARNING: the harness fails a boot on that word.
+sed 's/WARNING:/warning:/; s/^/  | /' $W/sng.out
+echo "stress-ng exit status $sng_rc"
+stressng_ops=$(awk '/bogo-ops:/ { s += $2 } END { print s + 0 }' $W/sng/out.yaml 2>/dev/null)
+[ -n "$stressng_ops" ] || stressng_ops=0
+churn_ops=$(cat $W/churn.*.done 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+read -r hb_ok hb_bad hb_sig < $W/bench.done
+http_ok=$(cat $W/http.*.done | awk '{ s += $1 } END { print s + 0 }')
+http_bad=$(cat $W/http.*.done | awk '{ s += $2 } END { print s + 0 }')
+ops=$((stressng_ops + churn_ops + hb_ok + http_ok))
+echo "soak: ${elapsed}s: stress-ng $stressng_ops bogo ops, churn $churn_ops rounds, hackbench $hb_ok runs ($hb_bad failed, $hb_sig on a signal), http $http_ok fetches ($http_bad failed), $cycles CPU offline/online cycles, $drops drop_caches, $shrinks cache shrinks, failslab injections $injected"
+
+# Stressors must end normally: a failure that failslab's ENOMEM explains is
+# fine, a stressor killed by a signal (not the OOM killer) is not.
+crashes=$(grep -E 'terminated on signal|unexpected signal|killed by SIGSEGV|core dump' $W/sng.out || true)
+if [ -n "$crashes" ]; then
+	fail stressors "stress-ng workers died on a signal: $(echo "$crashes" | head -3 | tr '\n' ';')"
+else
+	pass stressors "stress-ng $stressng_ops bogo ops (exit status $sng_rc), no worker died on a signal"
+fi
+[ "$stressng_ops" -gt 0 ] || fail stressng-ops "stress-ng reported no bogo ops (see its output above)"
+check hackbench-no-signal [ "$hb_sig" = 0 ]
+check hackbench-ran [ "$hb_ok" -gt 0 ]
+check http-ran [ "$http_ok" -gt 0 ]
+check churn-ran [ "$churn_ops" -gt 0 ]
+if [ "$ncpu" -gt 1 ]; then check hotplug-cycles [ "$cycles" -gt 0 ]; fi
+
+# --- reports: kmemleak scan, OOM kills, stack dumps outside OOM reports ---
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak > $W/leaks
+	cat $W/leaks	# to the console, where 'unreferenced object' fails the boot
+fi
+sleep 1
+kill $kmsg_pid 2>/dev/null
+oom=$(grep -c 'invoked oom-killer' $W/kmsg)
+killed=$(sed -n 's/.*Out of memory.*Killed process [0-9]* (\([^)]*\)).*/\1/p' $W/kmsg | sort | uniq -c | tr -s ' \n' ' ')
+oom_kills=$(grep -c 'Killed process' $W/kmsg)
+traces=$(grep -c 'Call Trace:' $W/kmsg)
+reports=$(grep -cE 'BUG:|WARNING:|INFO: |Oops|general protection|unreferenced object|possible (circular|recursive) locking|inconsistent lock state|Kernel panic' $W/kmsg)
+leaks=$(grep -c 'unreferenced object' $W/leaks 2>/dev/null) || leaks=0
+reports=$((reports + leaks))
+if [ "$traces" -gt "$oom" ]; then
+	fail stack-dumps "$traces Call Trace: in the log, only $oom of them OOM reports"
+	reports=$((reports + traces - oom))
+fi
+if [ "$oom_kills" -gt 0 ]; then
+	# the hog runs as root with oom_score_adj 1000; stress-ng's stressors as 65534
+	others=$(grep 'Out of memory.*Killed process' $W/kmsg | grep -vE 'UID:0 .*oom_score_adj:1000' || true)
+	if [ -n "$others" ] || [ -z "$hog_pid" ]; then
+		fail oom-victim "the OOM killer killed: $killed"
+	else
+		pass oom-victim "$oom_kills OOM kills, all the hog: $killed"
+	fi
+fi
+check no-reports [ "$reports" = 0 ]
+
+# --- Slab: back where it started ---
+settle
+after=$(slab_kb)
+pct=$(awk -v b="$before" -v a="$after" 'BEGIN { printf "%.1f", (a - b) * 100 / b }')
+held=$(awk 'NR > 2 { f += ($3 - $2) * $4 } END { print int(f / 1024) }' /proc/slabinfo)
+echo "soak: Slab: before $before kB, after $after kB ($pct%), free objects held in slabs $held kB"
+if awk -v p="$pct" -v m="$slabpct" 'BEGIN { exit !(p <= m) }'; then
+	pass slab-returns "Slab $before kB -> $after kB ($pct%, limit $slabpct%)"
+else
+	fail slab-returns "Slab $before kB -> $after kB ($pct%, limit $slabpct%)"
+	sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15
+fi
+
+echo "@@SOAK alloc=$alloc topo=$topo cpus=$ncpu nodes=$nodes secs=$elapsed ops=$ops stressng_ops=$stressng_ops hackbench=$hb_ok http=$http_ok churn=$churn_ops hotplug=$cycles drops=$drops shrinks=$shrinks failslab=$injected oom_kills=$oom_kills reports=$reports slab_before=$before slab_after=$after slab_pct=$pct"
