@@ -3,7 +3,7 @@
 #
 # Uses the git repository series.sh makes (build/series/linux: the pristine
 # tarball, then one commit per patch). Each commit is checked out and built
-# out of tree into build/out/bisect (incrementally, with ccache) with the
+# out of tree into build/series/out/bisect-ALLOC (incrementally, with ccache) with the
 # SLQB config once the series has CONFIG_SLQB, and with SLUB before; the
 # last commit is built with SLUB too, to show nothing else broke. A prefix
 # that does not build stops the run, naming its patch. --ends builds only
@@ -34,7 +34,9 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
 
 # build_prefix N ALLOC: check out commit N (1-based) and build it with ALLOC.
 build_prefix() {
-	local n=$1 alloc=$2 commit=${commits[$(($1 - 1))]} out=$OUTS/bisect-$2
+	# build/series/out/X beside build/series/linux, as build/out/X is beside
+	# build/linux: the same relative paths, so ccache hits across the two.
+	local n=$1 alloc=$2 commit=${commits[$(($1 - 1))]} out=$BUILD/series/out/bisect-$2
 	local subject log start
 	subject=$(g log -1 --format=%s "$commit")
 	log=$LOGS/bisect-$n-$alloc.log
