@@ -7,13 +7,18 @@
 # SLQB config once the series has CONFIG_SLQB, and with SLUB before; the
 # last commit is built with SLUB too, to show nothing else broke. A prefix
 # that does not build stops the run, naming its patch. --ends builds only
-# the first and the last prefix (what CI can afford).
+# the first and the last prefix (what CI can afford); --only N,M builds just
+# those prefixes and appends to the results.
 # Results: build/logs/bisect.txt, a line per build.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-ends=
-[ "${1:-}" = "--ends" ] && ends=1
+ends=""
+only=""
+case "${1:-}" in
+--ends) ends=1 ;;
+--only) only=" ${2//,/ } " ;;	# e.g. --only 3,4: those prefixes, results appended
+esac
 
 if [ -z "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then
 	with_build_lock "$0" "$@"
@@ -28,7 +33,7 @@ mapfile -t commits < <(g rev-list --reverse pristine..slqb)
 
 mkdir -p "$LOGS"
 results=$LOGS/bisect.txt
-: > "$results"
+[ -n "$only" ] || : > "$results"
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
 
@@ -64,8 +69,9 @@ has_slqb() { g show "${commits[$(($1 - 1))]}:mm/Kconfig" | grep -q '^config SLQB
 last=${#commits[@]}
 for n in $(seq 1 "$last"); do
 	[ -z "$ends" ] || [ "$n" = 1 ] || [ "$n" = "$last" ] || continue
+	[ -z "$only" ] || [[ "$only" == *" $n "* ]] || continue
 	if has_slqb "$n"; then build_prefix "$n" slqb; else build_prefix "$n" slub; fi
 done
-build_prefix "$last" slub
+[ -n "$only" ] || build_prefix "$last" slub
 g checkout -q -f slqb
 note "every prefix builds ($results)"
