@@ -1475,9 +1475,7 @@ static unsigned int kmem_cache_object_size(void)
 static void init_list(struct kmem_cache_list *l, int cpu)
 {
 	INIT_LIST_HEAD(&l->partial);
-#ifdef CONFIG_SLQB_DEBUG
 	INIT_LIST_HEAD(&l->full);
-#endif
 	l->cpu = cpu;
 }
 

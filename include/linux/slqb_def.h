@@ -64,9 +64,7 @@ struct kmem_cache_list {
 	unsigned long nr_slabs;		/* all pages owned */
 	unsigned long nr_free;		/* free objects on the pages' freelists */
 	int cpu;			/* owning CPU, or -1 for a node list */
-#ifdef CONFIG_SLQB_DEBUG
 	struct list_head full;		/* full pages, of debug caches only */
-#endif
 };
 
 /* Objects freed by other CPUs into a CPU's pages, waiting for their owner. */
