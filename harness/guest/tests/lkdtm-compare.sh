@@ -2,15 +2,15 @@
 # against the allocator's own checks (lkdtm flavour: no KASAN nor KFENCE;
 # booted with slqb_debug=FZPU or slub_debug=FZPU). Each type is provoked by
 # a child shell, so that an oops kills only that shell; after each, one line
-#   @@LKDTM type=TYPE caught=yes|no alive=yes how=WORDS child=STATUS
+#   @@LKDTM type=TYPE caught=yes|no alive=yes how=WORD[+WORD...] child=STATUS
 # from the kernel log since the type was provoked. caught=yes: a report of
 # the allocator (SLQB's "SLQB <cache>: <what> in object", SLUB's
 # "BUG <cache> (...): <what>"), of common slab code (cache_from_obj()'s
 # "Wrong slab cache", virt_to_cache()'s "not a Slab page" warnings),
 # hardened usercopy's report, or an Oops/BUG/WARNING; for READ_AFTER_FREE,
 # which no allocator can see, lkdtm's own "Memory correctly poisoned" (the
-# poison of P was read back). how= names what was seen (allocator common
-# usercopy oops warning poisoned), child= the child's exit status
+# poison of P was read back). how= names what was seen (allocator, common,
+# usercopy, oops, warning, poisoned; or none), child= the child's exit status
 # (or "hung" when it had not ended after 60 s; the test then goes on).
 # harness/lkdtm-compare.sh boots this on both allocators and compares.
 #
@@ -56,7 +56,7 @@ judge() {
 		s = (a ? " allocator" : "") (c ? " common" : "") (u ? " usercopy" : "") \
 		    (o ? " oops" : "") \
 		    (w ? " warning" : "") (p ? " poisoned" : "")
-		sub(/^ /, "", s); print s
+		sub(/^ /, "", s); gsub(/ /, "+", s); print s
 	}'
 }
 
@@ -73,7 +73,7 @@ for t in $types; do
 	fi
 	sleep 1		# a report from another context (RCU, a worker) may follow
 	how=$(dmesg | judge)
-	case " $how " in
+	case " $(echo "$how" | tr '+' ' ') " in
 	*" allocator "*|*" common "*|*" usercopy "*|*" oops "*|*" warning "*) caught=yes ;;
 	*" poisoned "*) if [ "$t" = READ_AFTER_FREE ]; then caught=yes; else caught=no; fi ;;
 	*) caught=no ;;
