@@ -64,7 +64,8 @@ build_prefix() {
 }
 
 # The first prefix in which the series offers CONFIG_SLQB.
-has_slqb() { g show "${commits[$(($1 - 1))]}:mm/Kconfig" | grep -q '^config SLQB$'; }
+# (grep reads all of it: with -q, git show could die of SIGPIPE, and pipefail.)
+has_slqb() { g show "${commits[$(($1 - 1))]}:mm/Kconfig" | grep '^config SLQB$' > /dev/null; }
 
 last=${#commits[@]}
 for n in $(seq 1 "$last"); do
