@@ -5,7 +5,7 @@
 #                                   the tree has it, else slub)
 #   make run  [ALLOC=slub]          build, boot on numa2, show the allocator at work
 #   make shell [ALLOC=slub]         the same kernel, at the guest's shell
-#   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1]   every test (harness/tests.list;
+#   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1]   make series's checks, then every test (harness/tests.list;
 #                                   DEBUG=1 adds the tests on debug kernels)
 #   make lint                       shellcheck the harness
 #   make series                     the git format-patch mails, git am and checkpatch checks
@@ -40,8 +40,12 @@ run:
 	harness/run.sh $(ALLOC) $(if $(ALLOC),$(FLAVOUR))
 shell:
 	harness/run.sh -i $(ALLOC) $(if $(ALLOC),$(FLAVOUR))
+# A full check also exports the series and checks it (git am, checkpatch,
+# kernel-doc) before booting the tests; the tests' summary stays the last line.
 check:
-	CHECK_DEBUG=$(DEBUG) harness/check.sh $(TESTS)
+	@rc=0; if [ -z "$(TESTS)" ]; then harness/series.sh --check || rc=1; fi; \
+	CHECK_DEBUG=$(DEBUG) harness/check.sh $(TESTS) || rc=1; \
+	if [ $$rc != 0 ]; then echo "make check: FAILED (see above: series checks or tests)"; fi; exit $$rc
 lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')
 series:
