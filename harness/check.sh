@@ -109,6 +109,11 @@ for t in "${tests[@]}"; do
 		fi ;;
 	*) report FAIL "$name" "unknown expect '$expect' in tests.list" ;;
 	esac
+	# A failure shows why right here (CI keeps only this output): the
+	# offending lines scan-log.sh quoted, between the reasons and the tail.
+	if [ "$rc" != 0 ] && [ "$expect" = pass ]; then
+		sed -n '/^reason: /,/^--- tail of /p' "$out" | grep '^    ' | head -n 12 || true
+	fi
 done
 
 echo "check: $(( $(date +%s) - start ))s in all; reports in $results/"
