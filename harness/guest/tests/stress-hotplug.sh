@@ -62,23 +62,16 @@ pass churn "$ops rounds on $ncpu CPUs, $cycles CPU offline/online cycles"
 settle
 after=$(slab_kb)
 echo "Slab after: $after kB (before: $before kB)"
-# What the allocator holds back: free objects still in slabs after the
-# settle, from /proc/slabinfo (num_objs - active_objs, times objsize). It
-# must be under a third of Slab:. Most of it is fragmentation (partial
-# slabs of dentries and inodes that drop_caches could not empty), which
-# SLUB shows too: on numa4 SLUB holds 24% of Slab: here, SLQB 22-25%, so
-# a quarter was too tight a bound for either. Slab: itself may grow with
-# live kernel objects (dentries, inodes, kernfs nodes of CPUs brought
-# back), so it is only held to twice its start; SLUB on numa4 grows by
-# about 90% here too.
-# Where live objects grew (not the allocator's doing, but worth seeing).
-live_kb > /tmp/live.after
-echo "live objects grown most (cache kB-before kB-after):"
-awk 'NR == FNR { b[$1] = $2; next } { print $2 - b[$1], $1, b[$1] + 0, $2 }' \
-	/tmp/live.before /tmp/live.after | sort -n -r | head -n 6 | cut -d' ' -f2-
+# Slab: after the settle (drop_caches, then every cache shrunk) must be
+# within a quarter of where it started, and the free objects still held in
+# slabs (num_objs - active_objs, times objsize, from /proc/slabinfo: mostly
+# partial slabs of dentries and inodes pinned by live ones) under a third of
+# it. Seen on numa4 (2026-12-03): SLQB 5340 -> 5556 kB, 805 kB held; SLUB
+# 5892 -> 6196 kB, 929 kB held. Without the shrink, SLUB kept up to 90%
+# more here in its per-CPU partial slabs, which is caching, not loss.
 held=$(awk 'NR > 2 { f += ($3 - $2) * $4 } END { print int(f / 1024) }' /proc/slabinfo)
 echo "free objects held in slabs: $held kB"
-if [ $((held * 3)) -le "$after" ] && [ "$after" -le $((2 * before)) ]; then
+if [ $((held * 3)) -le "$after" ] && [ $((after * 4)) -le $((before * 5)) ]; then
 	pass slab-returns "Slab $before kB -> $after kB, $held kB of it free objects held"
 else
 	fail slab-returns "Slab $before kB -> $after kB, $held kB of it free objects held"
