@@ -40,10 +40,27 @@ done < "$HARNESS/tests.list"
 have_slqb=
 grep -q '^config SLQB' "$SRC/mm/Kconfig" && have_slqb=1
 
+# kunit_summary LOG: kunit.py parse's count of the KUnit suites that the
+# guest loaded as modules, if any (into the test's .out file). Their KTAP
+# comes after the boot's own empty plan ('1..0'), each suite numbered 1:
+# it is handed over with a top-level header and plan of its own, the suites
+# numbered in turn, and without the reports' lines in between.
+kunit_summary() {
+	local n
+	n=$(tr -d '\r' < "$1" 2>/dev/null | grep -c '^\[[^]]*\]     # Subtest:') || return 0
+	{
+		printf 'KTAP version 1\n1..%s\n' "$n"
+		tr -d '\r' < "$1" | sed -n '/^\[[^]]*\]     KTAP version 1/,$p' | sed -n 's/^\[[^]]*\] //p' |
+			grep -E '^ *(KTAP version|# |[0-9]+\.\.[0-9]+$|(not )?ok [0-9]+ )' |
+			awk '/^(not )?ok [0-9]+ / { sub(/ok [0-9]+ /, "ok " ++suite " ") } { print }'
+	} | python3 "$SRC/tools/testing/kunit/kunit.py" parse 2>&1 |
+		sed -n 's/^\[[0-9:]*\] \(Testing complete\.\)/kunit.py parse: \1/p'
+}
+
 passed=0 failed=0 skipped=0
 report() {	# report PASS|FAIL|SKIP name [reason]
 	case "$1" in
-	PASS) passed=$((passed + 1)); echo "PASS $2" ;;
+	PASS) passed=$((passed + 1)); echo "PASS $2${3:+: $3}" ;;
 	FAIL) failed=$((failed + 1)); echo "FAIL $2: $3" ;;
 	SKIP) skipped=$((skipped + 1)); echo "SKIP $2: $3" ;;
 	esac
@@ -94,10 +111,12 @@ for t in "${tests[@]}"; do
 	secs=$(( $(date +%s) - t0 ))
 	echo "$name ${secs}s" >> "$results/times"
 	reason=$(grep -m1 -E '^reason: |^error: ' "$out" 2>/dev/null | sed -E 's/^(reason|error): //' || true)
+	ks=$(kunit_summary "$results/$name.log")
+	[ -z "$ks" ] || echo "$ks" >> "$out"
 	case "$expect" in
 	pass)
-		if [ "$rc" = 0 ]; then report PASS "$name"
-		else report FAIL "$name" "${reason:-qemu.sh failed (status $rc)} (see $out)"; fi ;;
+		if [ "$rc" = 0 ]; then report PASS "$name" "${ks#kunit.py parse: Testing complete. }"
+		else report FAIL "$name" "${reason:-qemu.sh failed (status $rc)}${ks:+; $ks} (see $out)"; fi ;;
 	fail:*)
 		re=${expect#fail:}
 		if [ "$rc" = 0 ]; then
