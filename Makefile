@@ -16,6 +16,8 @@
 #                                   debug kernels under stress, hotplug, failslab, memory
 #                                   pressure (harness/soak.sh; SHORT=1: 60 s on numa2, numa4)
 #   make lkdtm-compare [NOBUILD=1]  lkdtm's slab crash types: slqb_debug vs slub_debug
+#   make fastpath [NOBUILD=1]       the fast paths' code with slqb_debug compiled in
+#                                   (off) and out (harness/fastpath.sh)
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
@@ -29,7 +31,7 @@ SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series bisect bench soak lkdtm-compare
+.PHONY: setup compose kernel run shell check lint series bisect bench soak lkdtm-compare fastpath
 setup:
 	harness/setup.sh
 compose:
@@ -58,3 +60,5 @@ soak:
 	SECS=$(SECS) TOPOS="$(TOPOS)" SHORT=$(SHORT) harness/soak.sh $(ALLOC)
 lkdtm-compare:
 	harness/lkdtm-compare.sh
+fastpath:
+	harness/fastpath.sh

@@ -17,6 +17,8 @@ for mod in $(echo "$mods" | tr ',' ' '); do
 	# The KTAP lines, without timestamps; a case's line is indented, its
 	# suite's is not (and only sums up the cases, so it is not reported).
 	dmesg | sed -n 's/^\[[^]]*\] //p' > /tmp/ktap
+	sed -nE 's/^ {4,}(ok|not ok) [0-9]+ ([^ ]*).*/\1 \2 &/p' /tmp/ktap |
+		sed 's/^not ok /not /; s/  */ /g' > /tmp/ktap.cases
 	cases=0
 	while read -r st name line; do
 		case "$st,$known" in
@@ -25,10 +27,7 @@ for mod in $(echo "$mods" | tr ',' ' '); do
 		*) fail "$mod:$name" "$line" ;;
 		esac
 		cases=$((cases + 1))
-	done <<-LINES
-	X
-		sed 's/^not ok /not /; s/  */ /g')
-	LINES
+	done < /tmp/ktap.cases
 	planned=$(sed -n 's/.*# Totals: .*total:\([0-9]\{1,\}\).*/\1/p' /tmp/ktap | awk '{ s += $1 } END { print s + 0 }')
 	if [ "$cases" = 0 ]; then
 		fail "$mod" "no KTAP results in the log"
