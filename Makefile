@@ -12,6 +12,8 @@
 #   make bisect                     build every prefix of the series (long)
 #   make bench [ROUNDS=3] [TOPO=numa2] [QUICK=1] [ALLOCS="slqb slub slab"]
 #                                   SLQB, SLUB, SLAB side by side (harness/bench/run.sh)
+#   make bench-uml [ROUNDS=3] [QUICK=1] [ALLOCS=...]   the same microbenchmark natively,
+#                                   built into user-mode Linux, UP (harness/bench/uml.sh)
 #   make soak [SECS=600] [TOPOS="up smp4 numa2 numa4 fakenuma"] [ALLOC=slqb] [SHORT=1]
 #                                   debug kernels under stress, hotplug, failslab, memory
 #                                   pressure (harness/soak.sh; SHORT=1: 60 s on numa2, numa4)
@@ -31,7 +33,7 @@ SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series bisect bench soak lkdtm-compare fastpath
+.PHONY: setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath
 setup:
 	harness/setup.sh
 compose:
@@ -56,6 +58,8 @@ bisect:
 	harness/bisect.sh
 bench:
 	harness/bench/run.sh -r $(ROUNDS) -t $(TOPO) $(if $(QUICK),-q) -a "$(ALLOCS)"
+bench-uml:
+	harness/bench/uml.sh -r $(ROUNDS) $(if $(QUICK),-q) -a "$(ALLOCS)"
 soak:
 	SECS=$(SECS) TOPOS="$(TOPOS)" SHORT=$(SHORT) harness/soak.sh $(ALLOC)
 lkdtm-compare:

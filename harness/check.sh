@@ -44,7 +44,8 @@ grep -q '^config SLQB' "$SRC/mm/Kconfig" && have_slqb=1
 # guest loaded as modules, if any (into the test's .out file). Their KTAP
 # comes after the boot's own empty plan ('1..0'), each suite numbered 1:
 # it is handed over with a top-level header and plan of its own, the suites
-# numbered in turn, and without the reports' lines in between.
+# numbered in turn, and without the reports' lines in between. kunit.py
+# exits 1 when a case failed: the guest's verdict decides, not this.
 kunit_summary() {
 	local n
 	n=$(tr -d '\r' < "$1" 2>/dev/null | grep -c '^\[[^]]*\]     # Subtest:') || return 0
@@ -54,7 +55,7 @@ kunit_summary() {
 			grep -E '^ *(KTAP version|# |[0-9]+\.\.[0-9]+$|(not )?ok [0-9]+ )' |
 			awk '/^(not )?ok [0-9]+ / { sub(/ok [0-9]+ /, "ok " ++suite " ") } { print }'
 	} | python3 "$SRC/tools/testing/kunit/kunit.py" parse 2>&1 |
-		sed -n 's/^\[[0-9:]*\] \(Testing complete\.\)/kunit.py parse: \1/p'
+		sed -n 's/^\[[0-9:]*\] \(Testing complete\.\)/kunit.py parse: \1/p' || true
 }
 
 passed=0 failed=0 skipped=0

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The comparison table of a benchmark run: report.py RESULTS_DIR
+"""The comparison table of a benchmark run: report.py RESULTS_DIR [native]
 
 Reads RESULTS_DIR/results.csv (round,alloc,metric,value,unit,better; one line
 per @@BENCH line of every boot) and writes, in RESULTS_DIR:
@@ -11,7 +11,9 @@ per @@BENCH line of every boot) and writes, in RESULTS_DIR:
   ratios.png    a chart of the ratios to SLUB (when matplotlib is there)
 and prints table.txt. The mark: '+' better than SLUB, '-' worse, only when
 there are at least 2 rounds and the two allocators' ranges over the rounds
-(min..max) do not overlap; with one round nothing is marked.
+(min..max) do not overlap; with one round nothing is marked. "native" (UML
+runs, harness/bench/uml.sh): the issue's native UP targets instead of the
+TCG ones, and KEY_NATIVE in summary.md.
 """
 import csv
 import json
@@ -28,6 +30,11 @@ KEY = ["mem.boot.slab", "mem.peak.slab", "mem.after_shrink.slab", "mem.caches_le
        "footprint.order.1024", "footprint.kept_after_free.256",
        "hackbench.socket", "hackbench.pipe", "hackbench.threads", "forkexec", "tmpfs_files",
        "tcp_rr.same_node", "tcp_rr.other_node", "tcp_crr.other_node", "udp_rr.other_node"]
+
+KEY_NATIVE = ["kmalloc_pair.%d" % n for n in (8, 64, 256, 1024, 4096)] + \
+    ["kmalloc_n.alloc.%d" % n for n in (64, 256, 4096)] + ["kmalloc_n.free.%d" % n for n in (64, 256, 4096)] + \
+    ["cache_pair.256", "cache_n.alloc.256", "cache_n.free.256",
+     "bulk.64.b1", "bulk.64.b16", "bulk.64.b256", "bulk.512.b16", "footprint.bytes_per_obj.256"]
 
 
 def load(path):
@@ -104,8 +111,42 @@ def targets(summary):
     return out
 
 
+# The issue's native UP targets (UML): each size's ratio of SLQB's median to SLUB's.
+def native_targets(summary):
+    out = []
+
+    def med(m, a):
+        return summary.get(m, {}).get(a, {}).get("median")
+
+    def check(what, pairs, limit):
+        rs = []
+        for label, ms in pairs:
+            q, b = [sum(med(m, a) or 0 for m in ms) for a in ("slqb", "slub")]
+            if all(med(m, "slqb") is not None and med(m, "slub") for m in ms) and b:
+                rs.append((label, q / b))
+        if not rs:
+            out.append("  %-52s n/a (not measured)" % what)
+            return
+        bad = [r for r in rs if r[1] > limit]
+        out.append("  %-52s %s, worst %s %.2f" % (what, "met" if not bad else "NOT met at %d of %d" % (len(bad), len(rs)),
+                                                  *max(rs, key=lambda r: r[1])))
+        out.append("      " + " ".join("%s:%.2f" % r for r in rs))
+
+    sizes = sorted({int(m.rsplit(".", 1)[1]) for m in summary if m.startswith("kmalloc_pair.")})
+    check("kmalloc+kfree pair <= 0.9x SLUB", [(str(n), ["kmalloc_pair.%d" % n]) for n in sizes], 0.9)
+    check("cache alloc+free pair <= 0.9x SLUB", [(str(n), ["cache_pair.%d" % n]) for n in sizes], 0.9)
+    check("N x kmalloc then N x kfree <= 0.75x SLUB",
+          [(str(n), ["kmalloc_n.alloc.%d" % n, "kmalloc_n.free.%d" % n]) for n in sizes], 0.75)
+    check("N x cache alloc then N x free <= 0.75x SLUB",
+          [(str(n), ["cache_n.alloc.%d" % n, "cache_n.free.%d" % n]) for n in sizes], 0.75)
+    check("bulk alloc+free no worse than SLUB (<= 1.0x)",
+          [(m.split(".", 1)[1], [m]) for m in summary if m.startswith("bulk.")], 1.0)
+    return out
+
+
 def main():
     d = sys.argv[1]
+    native = len(sys.argv) > 2 and sys.argv[2] == "native"
     data, order, allocs = load(os.path.join(d, "results.csv"))
     allocs = [a for a in ("slqb", "slub", "slab") if a in allocs] + [a for a in allocs if a not in ("slqb", "slub", "slab")]
     rounds = max((len(v) for m in data.values() for v in m["values"].values()), default=0)
@@ -147,23 +188,27 @@ def main():
     lines.append("unit^: higher is better (else lower is); /slub: median over SLUB's median;")
     lines.append("mark: + better, - worse than SLUB, only where the ranges over %d round(s) do not overlap." % rounds)
     lines.append("")
-    lines.append("Targets of issue 6 that a TCG guest can speak to (SLQB; indicative only):")
-    lines.extend(targets(summary))
+    if native:
+        lines.append("Native UP targets of issue 6 (SLQB's median over SLUB's, per size; N: alloc + free):")
+        lines.extend(native_targets(summary))
+    else:
+        lines.append("Targets of issue 6 that a TCG guest can speak to (SLQB; indicative only):")
+        lines.extend(targets(summary))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(d, "table.txt"), "w") as f:
         f.write(text)
     with open(os.path.join(d, "results.json"), "w") as f:
         json.dump({"rounds": rounds, "allocators": allocs, "metrics": summary}, f, indent=1)
     sys.stdout.write(text)
-    markdown(d, summary, allocs, rounds)
+    markdown(d, summary, allocs, rounds, KEY_NATIVE if native else KEY)
     chart(d, order, summary, allocs)
 
 
-def markdown(d, summary, allocs, rounds):
+def markdown(d, summary, allocs, rounds, key):
     rows = ["| metric | unit | " + " | ".join(
         "%s (spread)%s" % (a, "" if a == BASE else " | /slub") for a in allocs) + " |"]
     rows.append("|" + " --- |" * (2 + len(allocs) + len(allocs) - 1))
-    for m in KEY:
+    for m in key:
         if m not in summary:
             continue
         e = summary[m]

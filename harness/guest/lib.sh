@@ -45,3 +45,38 @@ allocator() {
 	else echo unknown
 	fi
 }
+
+# kunit_run MODULE: load a KUnit test module and report every case of its
+# KTAP output; a skipped case passes with its reason. The cases named in
+# harness.kunit_known=MOD:CASE[,...] fail on SLUB too (stock 6.1.192):
+# their failure passes, saying so. Every case the suite announces must show
+# up: it fails when the ring buffer lost some (give log_buf_len= then).
+kunit_run() {
+	local mod=$1 ko st name line cases planned known
+	known=,$(cmdline_arg harness.kunit_known),
+	ko=$(find /lib/modules -name "$mod.ko" | head -n 1)
+	[ -n "$ko" ] || { fail "$mod" "module $mod.ko not in the initramfs"; return; }
+	dmesg -c > /dev/null
+	insmod "$ko" || fail "$mod" "insmod $mod failed"
+	# The KTAP lines, without timestamps; a case's line is indented, its
+	# suite's is not (and only sums up the cases, so it is not reported).
+	dmesg | sed -n 's/^\[[^]]*\] //p' > /tmp/ktap
+	sed -nE 's/^ {4,}(ok|not ok) [0-9]+ ([^ ]*).*/\1 \2 &/p' /tmp/ktap |
+		sed 's/^not ok /not /; s/  */ /g' > /tmp/ktap.cases
+	cases=0
+	while read -r st name line; do
+		case "$st,$known" in
+		ok,*) pass "$mod:$name" "$line" ;;
+		not,*",$mod:$name,"*) pass "$mod:$name" "$line (fails on SLUB too)" ;;
+		*) fail "$mod:$name" "$line" ;;
+		esac
+		cases=$((cases + 1))
+	done < /tmp/ktap.cases
+	planned=$(sed -n 's/.*# Totals: .*total:\([0-9]\{1,\}\).*/\1/p' /tmp/ktap | awk '{ s += $1 } END { print s + 0 }')
+	if [ "$cases" = 0 ]; then
+		fail "$mod" "no KTAP results in the log"
+	elif [ "$cases" -lt "$planned" ]; then
+		fail "$mod" "only $cases of the $planned case results are in the log (ring buffer too small? log_buf_len=)"
+	fi
+	rmmod "$mod" 2>/dev/null || true
+}
