@@ -9,9 +9,10 @@
 # Stock 6.1.192 quirks, the same on SLUB: kasan_test's
 # kmalloc_memmove_negative_size really moves the memory, over the object's
 # KASAN metadata, so its report's 'Allocated by' stack id is garbage and
-# stackdepot warns; three cases fail on SLUB too (harness.kunit_known= in
-# tests.list: a memset KASAN does not see, global redzones GCC 12 does not
-# make, and overflow's test device that this minimal kernel cannot register).
+# stackdepot warns; two cases fail on SLUB too (harness.kunit_known= in
+# tests.list: kasan_global_oob_right, as GCC 12 makes no redzones after
+# globals here, and overflow_allocation_test, whose test device this minimal
+# kernel does not register).
 # allow-log: WARNING: CPU: [0-9]+ PID: [0-9]+ at [./]*linux/lib/stackdepot.c:[0-9]+ stack_depot_print
 # allow-log: BUG: KASAN: 
 # allow-log: BUG: KFENCE: 
@@ -22,8 +23,8 @@
 kfence=/sys/module/kfence/parameters
 interval=$(cat $kfence/sample_interval)
 # KASAN's cases expect KASAN's report: KFENCE, sampling an allocation of
-# theirs now and then, would report first (SLUB: kmalloc_oob_memset_16
-# failed so, once in two runs). It sleeps while they run.
+# theirs now and then, would report first (on SLUB kmalloc_uaf_memset and
+# kmalloc_oob_memset_16 failed so). It sleeps while they run.
 echo 0 > $kfence/sample_interval
 kunit_run kasan_test
 # KFENCE's cases each wait for an allocation of their own to be sampled;
