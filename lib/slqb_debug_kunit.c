@@ -28,9 +28,10 @@ static struct kmem_cache *debug_cache(struct kunit *test, const char *name,
 	/* KASAN would report the faults first, and differently. */
 	if (IS_ENABLED(CONFIG_KASAN))
 		kunit_skip(test, "KASAN catches these faults itself");
-	s = kmem_cache_create(name, DEBUG_SIZE, 0, flags | SLAB_SKIP_KFENCE,
-			      NULL);
+	s = kmem_cache_create(name, DEBUG_SIZE, 0, flags, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
+	/* Set after creation, which refuses it (see lib/slqb_kunit.c). */
+	s->flags |= SLAB_SKIP_KFENCE;
 	/* The flags were kept, so the checks are on for this cache. */
 	KUNIT_ASSERT_EQ(test, s->flags & flags, flags);
 	return s;

@@ -68,10 +68,14 @@ static struct kmem_cache *test_cache(struct kunit *test, const char *name,
 	struct kmem_cache *s;
 
 	/* A usercopy window keeps the cache from being merged with another. */
-	s = kmem_cache_create_usercopy(name, TEST_SIZE, 0,
-				       flags | SLAB_SKIP_KFENCE, 0, TEST_SIZE,
+	s = kmem_cache_create_usercopy(name, TEST_SIZE, 0, flags, 0, TEST_SIZE,
 				       ctor);
 	KUNIT_ASSERT_NOT_NULL(test, s);
+	/*
+	 * Not a flag kmem_cache_create() takes (it refuses the cache): set
+	 * afterwards, as SLUB's skip_kfence sysfs file does, before any use.
+	 */
+	s->flags |= SLAB_SKIP_KFENCE;
 	return s;
 }
 
