@@ -6,9 +6,9 @@
  * and constructor caches, CPU hotplug, and the event counters.
  *
  * The tests read SLQB's lists to count pages and queued objects, so they
- * include mm/slab.h. They create their own caches, unmergeable and with
- * SLAB_SKIP_KFENCE, so that every object counted is the test's and comes
- * from SLQB.
+ * include mm/slab.h, and count through slqb_count_slabs() (mm/slqb.h).
+ * They create their own caches, unmergeable and with SLAB_SKIP_KFENCE, so
+ * that every object counted is the test's and comes from SLQB.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
@@ -19,34 +19,9 @@
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 #include "../mm/slab.h"
+#include "../mm/slqb.h"
 
 #define TEST_SIZE	128
-
-/* Pages a cache owns, and objects that are not handed out. */
-static unsigned long cache_slabs(struct kmem_cache *s, unsigned long *nr_free)
-{
-	unsigned long slabs = 0, free = 0;
-	struct kmem_cache_node *n;
-	int cpu, node;
-
-	for_each_possible_cpu(cpu) {
-		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
-
-		slabs += READ_ONCE(c->list.nr_slabs);
-		free += READ_ONCE(c->list.nr_free) + READ_ONCE(c->freelist.nr);
-#ifdef CONFIG_SMP
-		free += READ_ONCE(c->rlist.nr) +
-			READ_ONCE(c->remote_free.list.nr);
-#endif
-	}
-	for_each_kmem_cache_node(s, node, n) {
-		slabs += READ_ONCE(n->list.nr_slabs);
-		free += READ_ONCE(n->list.nr_free);
-	}
-	if (nr_free)
-		*nr_free = free;
-	return slabs;
-}
 
 /*
  * Live objects as SLQB's lists see them. KASAN's quarantine holds freed
@@ -58,7 +33,7 @@ static unsigned long cache_live(struct kmem_cache *s)
 
 	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
 		kmem_cache_shrink(s);
-	slabs = cache_slabs(s, &free);
+	slabs = slqb_count_slabs(s, &free);
 	return slabs * s->objects - free;
 }
 
@@ -164,7 +139,7 @@ static void slqb_test_flush_watermark(struct kunit *test)
 	unsigned long slabs_full, free, slabs;
 
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
-	slabs_full = cache_slabs(s, NULL);
+	slabs_full = slqb_count_slabs(s, NULL);
 	KUNIT_EXPECT_GE(test, slabs_full * s->objects, (unsigned long)b->n);
 	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)b->n);
 
@@ -175,13 +150,13 @@ static void slqb_test_flush_watermark(struct kunit *test)
 
 		KUNIT_EXPECT_LE(test, READ_ONCE(c->freelist.nr),
 				(unsigned long)s->hiwater);
-		slabs = cache_slabs(s, &free);
+		slabs = slqb_count_slabs(s, &free);
 		/* At most the queued objects keep pages alive. */
 		KUNIT_EXPECT_LE(test, slabs, (unsigned long)s->hiwater);
 		KUNIT_EXPECT_LT(test, slabs, slabs_full);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -199,19 +174,19 @@ static void slqb_test_remote_free(struct kunit *test)
 
 	two_cpus(test, &a, &c);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
-	slabs = cache_slabs(s, NULL);
+	slabs = slqb_count_slabs(s, NULL);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), slabs);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), slabs);
 
 	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
 		/* All but an unflushed rlist came back: at most one new page. */
 		KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
-		KUNIT_EXPECT_LE(test, cache_slabs(s, NULL), slabs + 1);
+		KUNIT_EXPECT_LE(test, slqb_count_slabs(s, NULL), slabs + 1);
 		KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_destroy(s);
 }
@@ -228,11 +203,11 @@ static void slqb_test_shrink(struct kunit *test)
 	free_batch(b);
 	kmem_cache_shrink(s);
 	/* Only the page of the object still in use remains. */
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 1UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 1UL);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 1UL);
 	kmem_cache_free(s, keep);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -265,7 +240,7 @@ static void slqb_test_offnode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)b->n);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
 	/* Node lists keep no queues: their pages are gone already. */
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -314,11 +289,11 @@ static void slqb_test_memoryless_node(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
 			KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
 		}
-		KUNIT_EXPECT_LE(test, cache_slabs(s, NULL),
+		KUNIT_EXPECT_LE(test, slqb_count_slabs(s, NULL),
 				DIV_ROUND_UP((unsigned long)b->n, s->objects) + 1);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -346,7 +321,7 @@ static void slqb_test_bulk(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 
 	/* kfree_bulk(): any kmalloc size, large ones included. */
@@ -429,14 +404,14 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 	free_batch(&half);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
 
 	/* Back online, the CPU allocates and frees as before. */
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -473,7 +448,7 @@ static void slqb_test_idle_owner(struct kunit *test)
 	/* Without the kick, all 4 * hiwater would still be queued. */
 	KUNIT_EXPECT_LE(test, held, 2UL * s->hiwater);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -541,7 +516,7 @@ static void slqb_test_counters(struct kunit *test)
 	KUNIT_EXPECT_GE(test, vm_event(SLQB_ALLOC) - vm_alloc, n);
 
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, cache_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, -1), n);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_FREE, -1), 4UL);
 	kmem_cache_destroy(s);
@@ -576,3 +551,4 @@ static struct kunit_suite slqb_test_suite = {
 kunit_test_suite(slqb_test_suite);
 
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -82,6 +82,7 @@
  * fill.
  */
 
+#include <kunit/visibility.h>
 #include <linux/cpu.h>
 #include <linux/debugobjects.h>
 #include <linux/interrupt.h>
@@ -852,13 +853,26 @@ static __always_inline bool node_is_local(int node, gfp_t gfpflags)
 	return node == numa_mem_id() && !(gfpflags & __GFP_THISNODE);
 }
 
+/* The fast path: the most recently freed object of this CPU, or NULL. */
+static __always_inline void *freelist_pop(struct kmem_cache *s,
+					  struct kmem_cache_cpu *c)
+{
+	void *object = c->freelist.head;
+
+	if (likely(object)) {
+		c->freelist.head = get_freepointer(s, object);
+		c->freelist.nr--;
+		stat(s, SLQB_STAT_ALLOC);
+	}
+	return object;
+}
+
 static __always_inline void *slqb_alloc(struct kmem_cache *s,
 					struct list_lru *lru, gfp_t gfpflags,
 					int node, size_t orig_size,
 					unsigned long addr)
 {
 	struct obj_cgroup *objcg = NULL;
-	struct kmem_cache_cpu *c;
 	unsigned long flags;
 	void *object;
 	bool init = false;
@@ -879,15 +893,9 @@ redo:
 	}
 #endif
 	local_irq_save(flags);
-	c = this_cpu_ptr(s->cpu_slab);
-	object = c->freelist.head;
-	if (likely(object)) {
-		c->freelist.head = get_freepointer(s, object);
-		c->freelist.nr--;
-		stat(s, SLQB_STAT_ALLOC);
-	} else {
+	object = freelist_pop(s, this_cpu_ptr(s->cpu_slab));
+	if (unlikely(!object))
 		object = alloc_slow(s, gfpflags, &flags);
-	}
 	local_irq_restore(flags);
 #ifdef CONFIG_NUMA
 init:
@@ -1101,7 +1109,6 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 			  void **p)
 {
 	struct obj_cgroup *objcg = NULL;
-	struct kmem_cache_cpu *c;
 	unsigned long flags;
 	size_t i;
 
@@ -1128,13 +1135,8 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 
 		if (unlikely(object))
 			goto got;
-		c = this_cpu_ptr(s->cpu_slab);
-		object = c->freelist.head;
-		if (likely(object)) {
-			c->freelist.head = get_freepointer(s, object);
-			c->freelist.nr--;
-			stat(s, SLQB_STAT_ALLOC);
-		} else {
+		object = freelist_pop(s, this_cpu_ptr(s->cpu_slab));
+		if (unlikely(!object)) {
 			object = alloc_local(s, gfpflags, &flags);
 			if (unlikely(!object))
 				goto error;
@@ -1548,7 +1550,17 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 	return s;
 }
 
-static unsigned long count_slabs(struct kmem_cache *s, unsigned long *nr_free)
+/**
+ * slqb_count_slabs - the pages a cache holds, and its objects not in use
+ * @s: the cache
+ * @nr_free: where to put the count of free objects (queued on a CPU or
+ *	left in a page), or NULL
+ *
+ * For /proc/slabinfo, sysfs and SLQB's KUnit suite.
+ *
+ * Return: the number of slabs (pages or compound pages) of @s.
+ */
+unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free)
 {
 	unsigned long slabs = 0, free = 0;
 	struct kmem_cache_node *n;
@@ -1575,10 +1587,11 @@ static unsigned long count_slabs(struct kmem_cache *s, unsigned long *nr_free)
 		*nr_free = free;
 	return slabs;
 }
+EXPORT_SYMBOL_IF_KUNIT(slqb_count_slabs);
 
 bool __kmem_cache_empty(struct kmem_cache *s)
 {
-	return !count_slabs(s, NULL);
+	return !slqb_count_slabs(s, NULL);
 }
 
 int __kmem_cache_shrink(struct kmem_cache *s)
@@ -1642,7 +1655,7 @@ int __kmem_cache_shutdown(struct kmem_cache *s)
 	unsigned long slabs, free;
 
 	drain_all_cpus(s);
-	slabs = count_slabs(s, &free);
+	slabs = slqb_count_slabs(s, &free);
 	if (!slabs)
 		return 0;
 	pr_err("SLQB %s: %lu objects remain in %lu slabs at destroy\n",
@@ -1672,7 +1685,7 @@ void __kmem_cache_release(struct kmem_cache *s)
  */
 void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 {
-	unsigned long free, slabs = count_slabs(s, &free);
+	unsigned long free, slabs = slqb_count_slabs(s, &free);
 
 	sinfo->num_slabs = slabs;
 	sinfo->active_slabs = slabs;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SLQB internals shared by mm/slqb.c (the allocator) and mm/slqb_sysfs.c
- * (its view under /sys/kernel/slab). Not for use outside mm/.
+ * (its view under /sys/kernel/slab). Not for use outside mm/, but for
+ * SLQB's KUnit suites in lib/.
  */
 #ifndef MM_SLQB_H
 #define MM_SLQB_H
@@ -13,6 +14,7 @@
 #define SLQB_MAX_HIWATER	65536
 
 int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch);
+unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free);
 
 extern const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS];
 

@@ -189,15 +189,13 @@ SLQB_SHOW_COUNT(remote_free, COUNT_REMOTE_FREE);
 
 static ssize_t total_objects_show(struct kmem_cache *s, char *buf)
 {
-	return sysfs_emit(buf, "%lu\n",
-			  cache_count(s, COUNT_SLABS) * s->objects);
+	return sysfs_emit(buf, "%lu\n", slqb_count_slabs(s, NULL) * s->objects);
 }
 SLQB_ATTR_RO(total_objects);
 
 static ssize_t objects_show(struct kmem_cache *s, char *buf)
 {
-	unsigned long total = cache_count(s, COUNT_SLABS) * s->objects;
-	unsigned long free = cache_count(s, COUNT_FREE);
+	unsigned long free, total = slqb_count_slabs(s, &free) * s->objects;
 
 	return sysfs_emit(buf, "%lu\n", total > free ? total - free : 0);
 }
