@@ -1,10 +1,13 @@
 #!/bin/bash
 # Native single-CPU microbenchmark: slab_bench built into user-mode Linux
 # (ARCH=um, uniprocessor) for each allocator, run at boot, compared.
-#   uml.sh [-r ROUNDS] [-a "ALLOCS"] [-n NOBJ] [-o ONLY] [-q] [-B]
+#   uml.sh [-r ROUNDS] [-a "ALLOCS"] [-n NOBJ] [-R REPS] [-o ONLY] [-q] [-B]
 #   -r ROUNDS  interleaved rounds (A B C, B C A, ...; default 3)
 #   -a ALLOCS  allocators (default "slqb slub slab"; SLUB is the reference)
-#   -n NOBJ    slab_bench.nobj (N, default 10000); -o ONLY slab_bench.only=
+#   -n NOBJ    slab_bench.nobj (N, default 10000); -R REPS slab_bench.reps
+#              (timed repetitions, the fastest kept; default 10: a boot's
+#              whole benchmark takes well under a second natively)
+#   -o ONLY    slab_bench.only=
 #              (default: every group; remote and hand-off need 2 CPUs: skipped)
 #   -q         slab_bench.quick (N 5000, 2 timed repetitions)
 #   -B         do not build: use build/out/um-ALLOC as it is (-b: only build)
@@ -26,17 +29,18 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-rounds=3 allocs="slqb slub slab" nobj=10000 only="" quick=0 nobuild=0 buildonly=0
-while getopts "r:a:n:o:qBb" opt; do
+rounds=3 allocs="slqb slub slab" nobj=10000 reps=10 only="" quick=0 nobuild=0 buildonly=0
+while getopts "r:a:n:R:o:qBb" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	a) allocs=$OPTARG ;;
 	n) nobj=$OPTARG ;;
+	R) reps=$OPTARG ;;
 	o) only=$OPTARG ;;
 	q) quick=1 ;;
 	B) nobuild=1 ;;
 	b) buildonly=1 ;;
-	*) die "usage: uml.sh [-r ROUNDS] [-a ALLOCS] [-n NOBJ] [-o ONLY] [-q] [-B]" ;;
+	*) die "usage: uml.sh [-r ROUNDS] [-a ALLOCS] [-n NOBJ] [-R REPS] [-o ONLY] [-q] [-B]" ;;
 	esac
 done
 read -r -a kernels <<< "$allocs"
@@ -145,7 +149,7 @@ note "configs: only the allocator differs ($(grep -c '^[<>]' "$res/config-diff.t
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "host: $(uname -r), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs"
 	echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "rounds=$rounds nobj=$nobj quick=$quick only=${only:-all}"
+	echo "rounds=$rounds nobj=$nobj reps=$reps quick=$quick only=${only:-all}"
 	for a in "${kernels[@]}"; do
 		echo "kernel um-$a: built $(stat -c %y "$OUTS/um-$a/linux" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$OUTS/um-$a/.config" | sed 's/^CONFIG_//' | xargs)"
 	done
@@ -154,7 +158,7 @@ cat "$res/info.txt" >&2
 
 # One boot: the kernel runs slab_bench at boot, prints @@BENCH lines, then
 # panics (no init). Its exit ends the run; the timeout is a backstop.
-params=(mem=384M "slab_bench.nobj=$nobj")
+params=(mem=384M "slab_bench.nobj=$nobj" "slab_bench.reps=$reps")
 [ "$quick" = 0 ] || params+=(slab_bench.quick=1)
 [ -z "$only" ] || params+=("slab_bench.only=$only")
 boot() {
