@@ -16,7 +16,7 @@
 # process dies on CPUs with a large XSAVE area ("ptrace set fp regs failed,
 # errno = 14"), so slab_bench is built in (a late initcall) and runs before
 # init; the kernel then panics for want of a root/init and is ended.
-# Build: build/linux is copied with hard links to build/linux-um (re-made each
+# Build: build/linux is composed (compose.sh) and copied with hard links to build/linux-um (re-made each
 # time, under the build lock, as the composed tree can change), where
 # mm/Makefile is REPLACED (never edited: hard links) by one that also builds
 # mm/slab_bench.c, a copy of harness/bench/slab_bench/slab_bench.c. The
@@ -62,7 +62,7 @@ kmake() {
 # The composed tree, hard-linked, plus slab_bench built into mm/. Run under
 # this clone's build lock (compose.sh rewrites build/linux under it).
 make_tree() {
-	[ -f "$SRC/Makefile" ] || "$HARNESS/compose.sh"
+	"$HARNESS/compose.sh"	# as build.sh: the series and new files as they are now
 	rm -rf "$UMLSRC.new"
 	cp -al "$SRC" "$UMLSRC.new"
 	rm "$UMLSRC.new/mm/Makefile"
