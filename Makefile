@@ -12,7 +12,7 @@
 #   make bisect                     build every prefix of the series (long)
 #   make bench [ROUNDS=3] [TOPO=numa2] [QUICK=1] [ALLOCS="slqb slub slab"]
 #                                   SLQB, SLUB, SLAB side by side (harness/bench/run.sh)
-#   make bench-uml [ROUNDS=3] [QUICK=1] [ALLOCS=...]   the same microbenchmark natively,
+#   make bench-uml [ROUNDS=9] [QUICK=1] [ALLOCS=...]   the same microbenchmark natively,
 #                                   built into user-mode Linux, UP (harness/bench/uml.sh)
 #   make soak [SECS=600] [TOPOS="up smp4 numa2 numa4 fakenuma"] [ALLOC=slqb] [SHORT=1]
 #                                   debug kernels under stress, hotplug, failslab, memory
@@ -59,7 +59,7 @@ bisect:
 bench:
 	harness/bench/run.sh -r $(ROUNDS) -t $(TOPO) $(if $(QUICK),-q) -a "$(ALLOCS)"
 bench-uml:
-	harness/bench/uml.sh -r $(ROUNDS) $(if $(QUICK),-q) -a "$(ALLOCS)"
+	harness/bench/uml.sh $(if $(filter command line environment,$(origin ROUNDS)),-r $(ROUNDS)) $(if $(QUICK),-q) -a "$(ALLOCS)"
 soak:
 	SECS=$(SECS) TOPOS="$(TOPOS)" SHORT=$(SHORT) harness/soak.sh $(ALLOC)
 lkdtm-compare:

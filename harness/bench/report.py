@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The comparison table of a benchmark run: report.py RESULTS_DIR [native]
+"""The comparison table of a benchmark run: report.py RESULTS_DIR [native] [best]
 
 Reads RESULTS_DIR/results.csv (round,alloc,metric,value,unit,better; one line
 per @@BENCH line of every boot) and writes, in RESULTS_DIR:
@@ -13,7 +13,10 @@ and prints table.txt. The mark: '+' better than SLUB, '-' worse, only when
 there are at least 2 rounds and the two allocators' ranges over the rounds
 (min..max) do not overlap; with one round nothing is marked. "native" (UML
 runs, harness/bench/uml.sh): the issue's native UP targets instead of the
-TCG ones, and KEY_NATIVE in summary.md.
+TCG ones, and KEY_NATIVE in summary.md. "best": each allocator's best value over
+the rounds (min, or max where higher is better) instead of the median, into
+table-best.txt, results-best.json, summary-best.md, ratios-best.png (for noise
+that only ever slows a run down, such as a busy host).
 """
 import csv
 import json
@@ -53,8 +56,14 @@ def load(path):
     return data, order, allocs
 
 
-def summarise(vals):
-    med = statistics.median(vals)
+STAT = "median"  # or "best"
+
+
+def summarise(vals, better="lower"):
+    if STAT == "best":
+        med = max(vals) if better == "higher" else min(vals)
+    else:
+        med = statistics.median(vals)
     spread = (max(vals) - min(vals)) / med * 100 if med else 0.0
     return med, spread
 
@@ -145,8 +154,11 @@ def native_targets(summary):
 
 
 def main():
+    global STAT
     d = sys.argv[1]
-    native = len(sys.argv) > 2 and sys.argv[2] == "native"
+    native = "native" in sys.argv[2:]
+    STAT = "best" if "best" in sys.argv[2:] else "median"
+    sfx = "-best" if STAT == "best" else ""
     data, order, allocs = load(os.path.join(d, "results.csv"))
     allocs = [a for a in ("slqb", "slub", "slab") if a in allocs] + [a for a in allocs if a not in ("slqb", "slub", "slab")]
     rounds = max((len(v) for m in data.values() for v in m["values"].values()), default=0)
@@ -162,7 +174,7 @@ def main():
     for m in order:
         e = data[m]
         base = e["values"].get(BASE)
-        bmed = summarise(base)[0] if base else None
+        bmed = summarise(base, e["better"])[0] if base else None
         row = "%-38s %-7s" % (m, e["unit"] + ("^" if e["better"] == "higher" else ""))
         summary[m] = {"unit": e["unit"], "better": e["better"]}
         for a in allocs:
@@ -172,7 +184,7 @@ def main():
                 if a != BASE:
                     row += " %6s  " % ""
                 continue
-            med, spread = summarise(vals)
+            med, spread = summarise(vals, e["better"])
             s = {"median": med, "spread_pct": spread, "values": vals}
             row += " | %10s %5.0f%%" % (fmt(med), spread)
             if a != BASE:
@@ -185,26 +197,26 @@ def main():
             summary[m][a] = s
         lines.append(row)
     lines.append("")
-    lines.append("unit^: higher is better (else lower is); /slub: median over SLUB's median;")
+    lines.append("unit^: higher is better (else lower is); /slub: %s over SLUB's %s;" % (STAT, STAT))
     lines.append("mark: + better, - worse than SLUB, only where the ranges over %d round(s) do not overlap." % rounds)
     lines.append("")
     if native:
-        lines.append("Native UP targets of issue 6 (SLQB's median over SLUB's, per size; N: alloc + free):")
+        lines.append("Native UP targets of issue 6 (SLQB's %s over SLUB's, per size; N: alloc + free):" % STAT)
         lines.extend(native_targets(summary))
     else:
         lines.append("Targets of issue 6 that a TCG guest can speak to (SLQB; indicative only):")
         lines.extend(targets(summary))
     text = "\n".join(lines) + "\n"
-    with open(os.path.join(d, "table.txt"), "w") as f:
+    with open(os.path.join(d, "table%s.txt" % sfx), "w") as f:
         f.write(text)
-    with open(os.path.join(d, "results.json"), "w") as f:
-        json.dump({"rounds": rounds, "allocators": allocs, "metrics": summary}, f, indent=1)
+    with open(os.path.join(d, "results%s.json" % sfx), "w") as f:
+        json.dump({"stat": STAT, "rounds": rounds, "allocators": allocs, "metrics": summary}, f, indent=1)
     sys.stdout.write(text)
-    markdown(d, summary, allocs, rounds, KEY_NATIVE if native else KEY)
-    chart(d, order, summary, allocs)
+    markdown(d, summary, allocs, rounds, KEY_NATIVE if native else KEY, sfx)
+    chart(d, order, summary, allocs, sfx)
 
 
-def markdown(d, summary, allocs, rounds, key):
+def markdown(d, summary, allocs, rounds, key, sfx):
     rows = ["| metric | unit | " + " | ".join(
         "%s (spread)%s" % (a, "" if a == BASE else " | /slub") for a in allocs) + " |"]
     rows.append("|" + " --- |" * (2 + len(allocs) + len(allocs) - 1))
@@ -220,11 +232,11 @@ def markdown(d, summary, allocs, rounds, key):
                 cells.append("%.2f%s" % (s["ratio"], " " + s["mark"] if s["mark"].strip() else "")
                              if s and "ratio" in s else "-")
         rows.append("| " + " | ".join(cells) + " |")
-    with open(os.path.join(d, "summary.md"), "w") as f:
+    with open(os.path.join(d, "summary%s.md" % sfx), "w") as f:
         f.write("\n".join(rows) + "\n")
 
 
-def chart(d, order, summary, allocs):
+def chart(d, order, summary, allocs, sfx=""):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -248,12 +260,12 @@ def chart(d, order, summary, allocs):
     ax.set_yticklabels(["%s%s" % (m, " (^)" if summary[m]["better"] == "higher" else "") for m in ms], fontsize=6)
     ax.invert_yaxis()
     ax.set_xscale("log")
-    ax.set_xlabel("median / SLUB median (log; (^) higher is better, else lower is)")
+    ax.set_xlabel("%s / SLUB %s (log; (^) higher is better, else lower is)" % (STAT, STAT))
     ax.legend(loc="lower right")
     ax.set_title("SLQB and SLAB against SLUB")
     fig.tight_layout()
-    fig.savefig(os.path.join(d, "ratios.png"), dpi=100)
-    print("chart: %s" % os.path.join(d, "ratios.png"))
+    fig.savefig(os.path.join(d, "ratios%s.png" % sfx), dpi=100)
+    print("chart: %s" % os.path.join(d, "ratios%s.png" % sfx))
 
 
 if __name__ == "__main__":
