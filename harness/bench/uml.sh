@@ -79,19 +79,29 @@ make_tree() {
 
 build_one() {
 	local a=$1 out=$OUTS/um-$1 log=$LOGS/build-um-$1.log start
-	local sym
+	local sym stamp
 	sym=$(echo "$a" | tr '[:lower:]' '[:upper:]')
 	mkdir -p "$out" "$LOGS"
 	start=$(date +%s)
-	note "configuring um-$a (ARCH=um tinyconfig + uml.config + CONFIG_$sym=y)"
-	printf 'CONFIG_%s=y\n' "$sym" > "$out/alloc.config"
-	{
-		kmake "$out" tinyconfig &&
-		"$UMLSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$FRAG" "$out/alloc.config" &&
-		kmake "$out" olddefconfig
-	} > "$log" 2>&1 || { tail -30 "$log" >&2; die "configuring um-$a failed (log: $log)"; }
-	"$HARNESS/verify-config.sh" "$out/.config" "$a" "$FRAG" "$out/alloc.config" 2>&1 | tee -a "$log" >&2
-	[ "${PIPESTATUS[0]}" = 0 ] || die "config of um-$a is not what the fragments ask for (log: $log)"
+	: > "$log"
+	# As build.sh: the config is remade only when the fragment, the composed
+	# tree's patches or the series' Kconfig files changed (make is incremental).
+	stamp=$( (cat "$FRAG"; echo "$sym"; cat "$SRC/.series-stamp"
+		new_kernel_files | { grep Kconfig || true; } | while read -r f; do cat "$REPO/$f"; done) |
+		sha1sum | cut -d' ' -f1)
+	if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
+		note "configuring um-$a (ARCH=um tinyconfig + uml.config + CONFIG_$sym=y)"
+		rm -f "$out/.config-stamp"
+		printf 'CONFIG_%s=y\n' "$sym" > "$out/alloc.config"
+		{
+			kmake "$out" tinyconfig &&
+			"$UMLSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$FRAG" "$out/alloc.config" &&
+			kmake "$out" olddefconfig
+		} >> "$log" 2>&1 || { tail -30 "$log" >&2; die "configuring um-$a failed (log: $log)"; }
+		"$HARNESS/verify-config.sh" "$out/.config" "$a" "$FRAG" "$out/alloc.config" 2>&1 | tee -a "$log" >&2
+		[ "${PIPESTATUS[0]}" = 0 ] || die "config of um-$a is not what the fragments ask for (log: $log)"
+		echo "$stamp" > "$out/.config-stamp"
+	fi
 	note "building um-$a: make ARCH=um -j${JOBS:-2} linux (log: $log)"
 	if ! kmake "$out" -j"${JOBS:-2}" linux >> "$log" 2>&1; then
 		grep -E 'error:|Error [0-9]' "$log" | head -20 >&2 || true
