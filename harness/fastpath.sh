@@ -16,14 +16,16 @@ for b in bench bench-nodebug; do
 done
 
 # insns VMLINUX FUNC: the function's instructions, one a line, without
-# addresses, encodings and the offsets objdump puts in <func+0x..>.
+# addresses, encodings, the offsets objdump puts in <func+0x..> and the
+# displacements of %rip-relative operands (they move with the code).
 insns() {
 	objdump -d --no-show-raw-insn --disassemble="$2" "$1" |
 		sed -n 's/^ *[0-9a-f]*:\t//p' |
-		sed -E 's/[0-9a-f]{16}//g; s/<([^+>]*)\+0x[0-9a-f]+>/<\1+.>/g; s/ +/ /g'
+		sed -E 's/[0-9a-f]{16}//g; s/<([^+>]*)\+0x[0-9a-f]+>/<\1+.>/g' |
+		sed -E 's/-?0x[0-9a-f]+\(%rip\)/.(%rip)/g; s/# [0-9a-f]+ </# </; s/ +/ /g'
 }
 # size VMLINUX FUNC: its size in bytes, from the symbol table.
-size() { nm -S "$1" | awk -v f="$2" '$4 == f { print strtonum("0x" $2); exit }'; }
+size() { local hex; hex=$(nm -S "$1" | awk -v f="$2" '$4 == f { print $2; exit }'); echo $((16#${hex:-0})); }
 on=$(build_dir slqb-bench)/vmlinux off=$(build_dir slqb-bench-nodebug)/vmlinux
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '%-26s %22s %22s\n' function "no SLQB_DEBUG" "SLQB_DEBUG, off"
