@@ -205,6 +205,22 @@ make_fail() {	# the workers are named stress-ng-STRESSOR (the hog: stress-ng-vm)
 
 # The CPU offline/online loop, drop_caches and shrink, until stress-ng ends;
 # the memory hog for the last third, LKDTM in the middle if asked.
+# The hog runs until the soak's end, and at least hog_min seconds: with
+# rounds of hotplug slower than the soak is long, it could start late, or
+# (with stress-ng already done) never; the other workers go on meanwhile.
+hog_min=20
+start_hog() {
+	local kb left=$((start + secs - $(now)))
+	[ "$left" -ge "$hog_min" ] || left=$hog_min
+	kb=$(( $(avail_kb) - 48 * 1024 ))
+	[ "$kb" -gt 65536 ] || kb=65536
+	echo "soak: memory pressure: a hog of $((kb / 1024)) MiB (MemAvailable $(( $(avail_kb) / 1024 )) MiB) for ${left}s"
+	(
+		echo 1000 > /proc/self/oom_score_adj
+		exec stress-ng --vm 1 --vm-bytes "${kb}k" --vm-keep -t "$((left + 2))s"
+	) > $W/hog.out 2>&1 &
+	hog_pid=$!
+}
 cycles=0 drops=0 shrinks=0 hog_pid='' round=0
 hog_at=$((start + secs - secs / 3))
 lkdtm_at=$((start + secs / 2))
@@ -224,14 +240,7 @@ while kill -0 $sng_pid 2>/dev/null; do
 	[ "$round" -gt 3 ] || echo "soak: round $round: drop/shrink done, $(( $(now) - start ))s"
 	t=$(now)
 	if [ "$hog" != 0 ] && [ -z "$hog_pid" ] && [ "$t" -ge "$hog_at" ]; then
-		kb=$(( $(avail_kb) - 48 * 1024 ))
-		[ "$kb" -gt 65536 ] || kb=65536
-		echo "soak: memory pressure: a hog of $((kb / 1024)) MiB (MemAvailable $(( $(avail_kb) / 1024 )) MiB) for $((start + secs - t))s"
-		(
-			echo 1000 > /proc/self/oom_score_adj
-			exec stress-ng --vm 1 --vm-bytes "${kb}k" --vm-keep -t "$((start + secs - t + 2))s"
-		) > $W/hog.out 2>&1 &
-		hog_pid=$!
+		start_hog
 	fi
 	if [ -n "$lkdtm" ] && [ "$t" -ge "$lkdtm_at" ]; then
 		echo "soak: lkdtm: provoking $lkdtm"
@@ -249,6 +258,7 @@ done
 sng_rc=0
 wait $sng_pid || sng_rc=$?
 [ "$(( $(now) - start ))" -ge "$secs" ] || fail stress-ng-time "stress-ng ended after $(( $(now) - start ))s, before its ${secs}s"
+[ "$hog" = 0 ] || [ -n "$hog_pid" ] || start_hog
 [ -z "$hog_pid" ] || wait "$hog_pid" || true
 injected=na
 [ ! -d $FI ] || injected=$(( fs_times - $(failslab_off) ))
