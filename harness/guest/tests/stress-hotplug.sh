@@ -14,8 +14,9 @@ settle() {
 	for s in /sys/kernel/slab/*/shrink; do echo 1 > "$s" 2>/dev/null; done
 	sleep 1
 }
-# active objects times object size per cache, in kB: NAME KB lines
-live_kb() { awk 'NR > 2 { printf "%s %d\n", $1, $2 * $4 / 1024 }' /proc/slabinfo; }
+# per cache: NAME, live objects in kB (active objects times object size),
+# and the kB of its slabs (slabs times pages per slab)
+cache_kb() { awk 'NR > 2 { printf "%s %d %d\n", $1, $2 * $4 / 1024, $15 * $6 * 4 }' /proc/slabinfo; }
 
 churn() {	# one worker: loops until the stop file appears
 	local i=0 d=/tmp/churn.$1
@@ -35,7 +36,7 @@ churn() {	# one worker: loops until the stop file appears
 find /sys /proc/sys > /dev/null 2>&1
 settle
 before=$(slab_kb)
-live_kb > /tmp/live.before
+cache_kb > /tmp/caches.before
 echo "Slab before: $before kB"
 
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
@@ -69,6 +70,13 @@ echo "Slab after: $after kB (before: $before kB)"
 # it. Seen on numa4 (2026-12-03): SLQB 5340 -> 5556 kB, 805 kB held; SLUB
 # 5892 -> 6196 kB, 929 kB held. Without the shrink, SLUB kept up to 90%
 # more here in its per-CPU partial slabs, which is caching, not loss.
+# Where it grew: live objects (not the allocator's doing, but worth seeing)
+# and slab pages, per cache, the six largest growths in slab pages.
+cache_kb > /tmp/caches.after
+echo "caches grown most (cache: live kB before -> after, slab kB before -> after):"
+awk 'NR == FNR { l[$1] = $2; p[$1] = $3; next }
+	{ printf "%d %s: live %d -> %d, slabs %d -> %d\n", $3 - p[$1], $1, l[$1], $2, p[$1], $3 }' \
+	/tmp/caches.before /tmp/caches.after | sort -n -r | head -n 6 | cut -d' ' -f2-
 held=$(awk 'NR > 2 { f += ($3 - $2) * $4 } END { print int(f / 1024) }' /proc/slabinfo)
 echo "free objects held in slabs: $held kB"
 if [ $((held * 3)) -le "$after" ] && [ $((after * 4)) -le $((before * 5)) ]; then
