@@ -1,6 +1,7 @@
 # About a minute of slab-heavy work on every CPU (directory walks, pipes,
 # fork/exec, tmpfs file churn) while CPUs go offline and online and
-# drop_caches runs; then Slab: must come back near where it started.
+# drop_caches runs; then Slab:, less live objects, must come back near
+# where it started.
 . /harness/lib.sh
 
 secs=$(cmdline_arg harness.secs) || secs=45
@@ -63,25 +64,31 @@ pass churn "$ops rounds on $ncpu CPUs, $cycles CPU offline/online cycles"
 settle
 after=$(slab_kb)
 echo "Slab after: $after kB (before: $before kB)"
-# Slab: after the settle (drop_caches, then every cache shrunk) must be
-# within a quarter of where it started, and the free objects still held in
-# slabs (num_objs - active_objs, times objsize, from /proc/slabinfo: mostly
-# partial slabs of dentries and inodes pinned by live ones) under a third of
-# it. Seen on numa4 (2026-12-03): SLQB 5340 -> 5556 kB, 805 kB held; SLUB
-# 5892 -> 6196 kB, 929 kB held. Without the shrink, SLUB kept up to 90%
-# more here in its per-CPU partial slabs, which is caching, not loss.
-# Where it grew: live objects (not the allocator's doing, but worth seeing)
-# and slab pages, per cache, the six largest growths in slab pages.
+# Where it grew, per cache (the six largest growths in slab pages): live
+# objects (active objects times object size, from /proc/slabinfo) and the
+# pages of their slabs.
 cache_kb > /tmp/caches.after
 echo "caches grown most (cache: live kB before -> after, slab kB before -> after):"
 awk 'NR == FNR { l[$1] = $2; p[$1] = $3; next }
 	{ printf "%d %s: live %d -> %d, slabs %d -> %d\n", $3 - p[$1], $1, l[$1], $2, p[$1], $3 }' \
 	/tmp/caches.before /tmp/caches.after | sort -n -r | head -n 6 | cut -d' ' -f2-
-held=$(awk 'NR > 2 { f += ($3 - $2) * $4 } END { print int(f / 1024) }' /proc/slabinfo)
-echo "free objects held in slabs: $held kB"
-if [ $((held * 3)) -le "$after" ] && [ $((after * 4)) -le $((before * 5)) ]; then
-	pass slab-returns "Slab $before kB -> $after kB, $held kB of it free objects held"
+# The verdict is on what the allocator holds beyond live objects: Slab:
+# less the live objects' kB. Live objects may grow for reasons of their
+# own: inodes and dentries that drop_caches cannot evict grew by up to
+# 700 kB in one run (SLQB, numa4), so a bound on Slab: alone (a quarter)
+# failed a sound run, and SLUB's passed or failed by the same luck. After
+# the settle (drop_caches, then every cache shrunk) that overhead may grow
+# by an eighth of the starting Slab: at most, and Slab: by half. Seen on
+# numa4 (2026-12-03): SLQB 5416 -> 6668 kB, inode_cache live 160 -> 716 kB;
+# SLUB 5892 -> 6196 kB. Without the shrink, SLUB kept up to 90% more here
+# in its per-CPU partial slabs, which is caching, not loss.
+live_before=$(awk '{ s += $2 } END { print s + 0 }' /tmp/caches.before)
+live_after=$(awk '{ s += $2 } END { print s + 0 }' /tmp/caches.after)
+over_before=$((before - live_before)) over_after=$((after - live_after))
+msg="Slab $before kB -> $after kB; beyond live objects $over_before kB -> $over_after kB"
+if [ $((over_after * 8)) -le $((over_before * 8 + before)) ] && [ $((after * 2)) -le $((before * 3)) ]; then
+	pass slab-returns "$msg"
 else
-	fail slab-returns "Slab $before kB -> $after kB, $held kB of it free objects held"
+	fail slab-returns "$msg"
 	sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 10
 fi
