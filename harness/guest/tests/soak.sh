@@ -195,7 +195,7 @@ make_fail() {	# the workers are named stress-ng-STRESSOR (the hog: stress-ng-vm)
 	[ -d $FI ] || return 0
 	for p in /proc/[0-9]*; do
 		comm=
-		read -r comm < "$p/comm" 2>/dev/null
+		read -r comm 2>/dev/null < "$p/comm"
 		case "$comm" in
 		stress-ng-vm) ;;
 		stress-ng-*) echo 1 > "$p/make-it-fail" 2>/dev/null ;;
