@@ -42,9 +42,7 @@ start=$(date +%s)
 
 # The config is remade only when the fragments, the composed tree's patches
 # or the series' new Kconfig files changed; make always runs (incremental).
-stamp=$( (cat "${fragments[@]}"; echo "${fragments[*]##*/}"; cat "$SRC/.series-stamp"
-	new_kernel_files | { grep Kconfig || true; } | while read -r f; do cat "$REPO/$f"; done) |
-	sha1sum | cut -d' ' -f1)
+stamp=$(config_stamp "${fragments[*]##*/}" "${fragments[@]}")
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
 	note "configuring $name (tinyconfig + ${fragments[*]##*/})"
 	rm -f "$out/.config-stamp"

@@ -56,3 +56,38 @@ default_alloc() {
 	if grep -q '^config SLQB' "$SRC/mm/Kconfig"; then echo slqb
 	else note "SLQB is not in the tree yet: using SLUB"; echo slub; fi
 }
+
+# config_stamp WORD FILE...: what a build's config is made from (the
+# fragments, a word naming them, the composed tree's patches and the
+# series' Kconfig files), as one hash; the config is remade when it changes.
+config_stamp() {
+	local word=$1; shift
+	(cat "$@"; echo "$word"; cat "$SRC/.series-stamp"
+		new_kernel_files | { grep Kconfig || true; } | while read -r f; do cat "$REPO/$f"; done) |
+		sha1sum | cut -d' ' -f1
+}
+
+# only_allocator_differs DIFFS NAME=CONFIG...: diffs each config against the
+# first, symbol by symbol, into the file DIFFS, and fails (naming them) if a
+# symbol differs that is not the allocators' own or what Kconfig derives
+# from the choice (SLUB selects HAVE_ALIGNED_STRUCT_PAGE; SLUB_DEBUG selects
+# STACKDEPOT, hence STACKTRACE, which the unwinder choice follows). Options
+# common to the allocators (SLAB_FREELIST_*, SLAB_MERGE_DEFAULT...) must
+# match. A symbol set to n and one absent (dependencies unmet) are both off.
+only_allocator_differs() {
+	local diffs=$1 ref=${2%%=*} refc=${2#*=} a d others bad=0 allowed
+	allowed='^CONFIG_((SLAB|SLUB|SLQB|SLOB|DEBUG_SLAB|HAVE_ALIGNED_STRUCT_PAGE|STACKDEPOT|STACKTRACE|HAVE_RELIABLE_STACKTRACE|UNWINDER_ORC|UNWINDER_GUESS)|(SLUB|SLQB|STACKTRACE)_[A-Z0-9_]+)='
+	shift 2
+	: > "$diffs"
+	for a in "$@"; do
+		d=$(diff <(grep -E '^CONFIG_' "$refc" | sort) <(grep -E '^CONFIG_' "${a#*=}" | sort) || true)
+		printf '### %s -> %s\n%s\n' "$ref" "${a%%=*}" "$d" >> "$diffs"
+		others=$(echo "$d" | sed -n 's/^[<>] //p' | grep -vE "$allowed" || true)
+		if [ -n "$others" ]; then
+			echo "config: $ref and ${a%%=*} differ beyond the allocator:" >&2
+			echo "$others" | sed 's/^/    /' >&2
+			bad=1
+		fi
+	done
+	[ "$bad" = 0 ]
+}

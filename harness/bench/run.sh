@@ -56,30 +56,11 @@ res=$BUILD/bench/$stamp
 mkdir -p "$res/logs"
 ln -sfn "$stamp" "$BUILD/bench/latest"
 
-# Only the allocator differs: the merged configs, symbol by symbol, against
-# the first kernel's. Allowed: the allocators' own symbols and what Kconfig
-# derives from the choice (SLUB selects HAVE_ALIGNED_STRUCT_PAGE; SLUB_DEBUG
-# selects STACKDEPOT, hence STACKTRACE, which the unwinder choice follows).
-# Options common to the allocators (SLAB_FREELIST_*, SLAB_MERGE_DEFAULT...) must match.
-allowed='^CONFIG_((SLAB|SLUB|SLQB|SLOB|DEBUG_SLAB|HAVE_ALIGNED_STRUCT_PAGE|STACKDEPOT|STACKTRACE|HAVE_RELIABLE_STACKTRACE|UNWINDER_ORC|UNWINDER_GUESS)|(SLUB|SLQB|STACKTRACE)_[A-Z0-9_]+)='
-# A symbol set to n and one absent (its dependencies unmet) are the same: off.
-norm() { grep -E '^CONFIG_' "$1" | sort; }
-ref=${kernels[0]}
-bad=0
-for a in "${kernels[@]:1}"; do
-	{
-		echo "### $ref -> $a"
-		diff <(norm "$(build_dir "$ref")/.config") <(norm "$(build_dir "$a")/.config") || true
-	} >> "$res/config-diff.txt"
-	others=$(diff <(norm "$(build_dir "$ref")/.config") <(norm "$(build_dir "$a")/.config") |
-		sed -n 's/^[<>] //p' | grep -vE "$allowed" || true)
-	if [ -n "$others" ]; then
-		echo "config: $ref and $a differ beyond the allocator:" >&2
-		echo "$others" | sed 's/^/    /' >&2
-		bad=1
-	fi
-done
-[ "$bad" = 0 ] || die "the kernels' configs differ beyond the allocator (see $res/config-diff.txt); rebuild them with -b"
+# Only the allocator differs (lib.sh: only_allocator_differs).
+args=()
+for k in "${kernels[@]}"; do args+=("$k=$(build_dir "$k")/.config"); done
+only_allocator_differs "$res/config-diff.txt" "${args[@]}" ||
+	die "the kernels' configs differ beyond the allocator (see $res/config-diff.txt); rebuild them with -b"
 n=$(grep -c '^[<>]' "$res/config-diff.txt" || true)
 note "configs: only the allocator differs ($n symbol lines, all allocator or derived: $res/config-diff.txt)"
 

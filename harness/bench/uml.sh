@@ -86,9 +86,7 @@ build_one() {
 	: > "$log"
 	# As build.sh: the config is remade only when the fragment, the composed
 	# tree's patches or the series' Kconfig files changed (make is incremental).
-	stamp=$( (cat "$FRAG"; echo "$sym"; cat "$SRC/.series-stamp"
-		new_kernel_files | { grep Kconfig || true; } | while read -r f; do cat "$REPO/$f"; done) |
-		sha1sum | cut -d' ' -f1)
+	stamp=$(config_stamp "$sym" "$FRAG")
 	if [ ! -f "$out/.config" ] || [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
 		note "configuring um-$a (ARCH=um tinyconfig + uml.config + CONFIG_$sym=y)"
 		rm -f "$out/.config-stamp"
@@ -142,21 +140,10 @@ mkdir -p "$res/logs"
 ln -sfn "$stamp" "$BUILD/bench/uml-latest"
 
 # Only the allocator differs (and what Kconfig derives from the choice).
-allowed='^CONFIG_((SLAB|SLUB|SLQB|SLOB|DEBUG_SLAB|HAVE_ALIGNED_STRUCT_PAGE)|(SLUB|SLQB)_[A-Z0-9_]+)='
-norm() { grep -E '^CONFIG_' "$1" | sort; }
-ref=${kernels[0]} bad=0
-: > "$res/config-diff.txt"
-for a in "${kernels[@]:1}"; do
-	d=$(diff <(norm "$OUTS/um-$ref/.config") <(norm "$OUTS/um-$a/.config") || true)
-	printf '### um-%s -> um-%s\n%s\n' "$ref" "$a" "$d" >> "$res/config-diff.txt"
-	others=$(echo "$d" | sed -n 's/^[<>] //p' | grep -vE "$allowed" || true)
-	if [ -n "$others" ]; then
-		echo "config: um-$ref and um-$a differ beyond the allocator:" >&2
-		echo "$others" | sed 's/^/    /' >&2
-		bad=1
-	fi
-done
-[ "$bad" = 0 ] || die "the UML kernels' configs differ beyond the allocator (see $res/config-diff.txt)"
+args=()
+for a in "${kernels[@]}"; do args+=("um-$a=$OUTS/um-$a/.config"); done
+only_allocator_differs "$res/config-diff.txt" "${args[@]}" ||
+	die "the UML kernels' configs differ beyond the allocator (see $res/config-diff.txt)"
 note "configs: only the allocator differs ($(grep -c '^[<>]' "$res/config-diff.txt" || true) symbol lines: $res/config-diff.txt)"
 
 {
