@@ -1,6 +1,6 @@
 #!/bin/bash
 # make bench: SLQB, SLUB and SLAB side by side, from one composed tree.
-#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-f FLAVOUR] [-p PARTS] [-b]
+#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-f FLAVOUR] [-p PARTS] [-b] [-o DIR]
 #   -r ROUNDS    boots per kernel, interleaved: A B C, B C A, C A B, ... (default 3)
 #   -t TOPOLOGY  a line of harness/topologies (default numa2)
 #   -q           quick: short runs in the guest (module N=5000, 1 s macro runs)
@@ -11,6 +11,8 @@
 #   -p PARTS     what the guest runs: mem,micro,macro (default all)
 #   -b           run harness/build.sh on every kernel first (incremental);
 #                without it only a kernel not built yet is built
+#   -o DIR       write the results to DIR (default build/bench/TIME, with
+#                build/bench/latest pointing there; -o leaves latest alone)
 # Kernels are build/out/ALLOC-FLAVOUR (built by harness/build.sh under the build lock
 # when missing). Their merged configs are diffed: only the allocator and what
 # Kconfig derives from it may differ, else the run stops. Each boot runs the
@@ -21,8 +23,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild="" flavour=bench
-while getopts "r:t:qa:f:p:b" o; do
+rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild="" flavour=bench res=""
+while getopts "r:t:qa:f:p:bo:" o; do
 	case "$o" in
 	r) rounds=$OPTARG ;;
 	t) topo=$OPTARG ;;
@@ -31,7 +33,8 @@ while getopts "r:t:qa:f:p:b" o; do
 	f) flavour=$OPTARG ;;
 	p) parts=$OPTARG ;;
 	b) rebuild=1 ;;
-	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-f FLAVOUR] [-p PARTS] [-b]" ;;
+	o) res=$OPTARG ;;
+	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-f FLAVOUR] [-p PARTS] [-b] [-o DIR]" ;;
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "rounds must be a positive number, not '$rounds'"
@@ -51,10 +54,13 @@ for a in "${names[@]}"; do
 	fi
 done
 
-stamp=$(date +%Y%m%d-%H%M%S)
-res=$BUILD/bench/$stamp
+if [ -z "$res" ]; then
+	stamp=$(date +%Y%m%d-%H%M%S)
+	res=$BUILD/bench/$stamp
+	mkdir -p "$res"
+	ln -sfn "$stamp" "$BUILD/bench/latest"
+fi
 mkdir -p "$res/logs"
-ln -sfn "$stamp" "$BUILD/bench/latest"
 
 # Only the allocator differs (lib.sh: only_allocator_differs).
 args=()
@@ -75,7 +81,7 @@ done
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -p $parts"
+	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -f '$flavour' -p $parts"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 	echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the host makes the results noisier)"
 	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
