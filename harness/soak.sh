@@ -53,8 +53,8 @@ export SLQB_LOGS=$out SLQB_TIMEOUT=${SLQB_TIMEOUT:-$((secs + 900))}
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 table=$out/results.md
 {
-	echo "| topology | build | result | secs | ops | stress-ng ops | hotplug cycles | failslab injections | OOM kills | reports | Slab before kB | Slab after kB | Slab change |"
-	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	echo "| topology | build | result | secs | ops | stress-ng ops | own caches: objects (freed on another CPU) | hotplug cycles | failslab injections | OOM kills | reports | Slab before kB | Slab after kB | Slab change |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 } > "$table"
 failed=0
 for t in $topos; do
@@ -70,13 +70,14 @@ for t in $topos; do
 	# not the guest lived to count them.
 	reason=$(grep -m1 '^reason: ' "$out/$name.out" | sed 's/^reason: //' || true)
 	if [ -n "$line" ]; then
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%% |\n' "$t" "$b" "$result" \
+		printf '| %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s%% |\n' "$t" "$b" "$result" \
 			"$(field secs "$line")" "$(field ops "$line")" "$(field stressng_ops "$line")" \
+			"$(field own_allocs "$line")" "$(field own_cross_cpu "$line")" \
 			"$(field hotplug "$line")" "$(field failslab "$line")" "$(field oom_kills "$line")" \
 			"$(field reports "$line")" "$(field slab_before "$line")" "$(field slab_after "$line")" \
 			"$(field slab_pct "$line")" >> "$table"
 	else
-		printf '| %s | %s | %s | no summary: %s | | | | | | | | | |\n' "$t" "$b" "$result" "${reason:-see the log}" >> "$table"
+		printf '| %s | %s | %s | no summary: %s | | | | | | | | | | |\n' "$t" "$b" "$result" "${reason:-see the log}" >> "$table"
 	fi
 	echo "$result $name: ${line:-no @@SOAK line}" | tee -a "$out/summary.txt"
 	[ "$result" = PASS ] || { echo "  $reason" | tee -a "$out/summary.txt"; sed -n '/^reason: /,/^--- tail/p' "$out/$name.out" | head -30 | sed 's/^/  /'; }

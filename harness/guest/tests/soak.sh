@@ -15,11 +15,16 @@
 # during the run), harness.grace=SECS (how late stress-ng may end, 300),
 # harness.lkdtm=TYPE (provoke an LKDTM crash type in the middle of the soak,
 # to prove the soak fails).
+# Beside them, the module slab_soak (harness/soak/slab_soak) churns caches of
+# its own, handing objects from thread to thread, so across CPUs and nodes;
+# at the end every object must be back: its caches, shrunk, hold no object
+# and no slab in /proc/slabinfo, and no object was found overwritten.
 # One machine-readable line sums it up:
 #   @@SOAK alloc= topo= cpus= nodes= secs= ops= stressng_ops= hackbench=
 #   http= churn= hotplug= drops= shrinks= failslab= oom_kills= reports=
-#   slab_before= slab_after= slab_pct=
+#   own_allocs= own_cross_cpu= slab_before= slab_after= slab_pct=
 # needs-prog: stress-ng hackbench
+# needs-module: harness/soak/slab_soak
 # timeout: 1200
 # boot-timeout: 180
 # The memory-pressure phase may make the OOM killer print its report, with a
@@ -76,19 +81,33 @@ kmsg_pid=$!
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 
 # --- the workers ---
-churn() {	# tmpfs files, directory walks, pipes, fork/exec
-	local i=0 d=$W/churn.$1
+churn_round() {	# tmpfs files, directory walks, pipes, fork/exec
+	local d=$1 i=$2 f
+	find /sys/devices/system /proc/sys > /dev/null 2>&1
+	mkdir -p "$d/a/b/c"
+	for f in 1 2 3 4 5 6 7 8; do echo "$i $f" > "$d/a/b/c/f$f"; ln -s "f$f" "$d/a/b/c/l$f"; done
+	dd if=/dev/zero bs=4k count=64 2>/dev/null | cat > "$d/a/blob"
+	mv "$d/a" "$d/z" && rm -rf "$d/z"
+	sh -c 'cat /proc/self/status' > /dev/null
+}
+# Each round runs in a child that failslab may fail: BusyBox sh exits when
+# it cannot fork, so a worker that was itself a target died at its first
+# injected failure (10-minute soaks did no churn at all). The round counts
+# when it gets through; "$i $failed" go to the .done file.
+churn() {
+	local i=0 failed=0 d=$W/churn.$1
 	mkdir -p "$d"
 	while [ ! -e $W/stop ]; do
-		find /sys/devices/system /proc/sys > /dev/null 2>&1
-		mkdir -p "$d/a/b/c"
-		for f in 1 2 3 4 5 6 7 8; do echo "$i $f" > "$d/a/b/c/f$f"; ln -s "f$f" "$d/a/b/c/l$f"; done
-		dd if=/dev/zero bs=4k count=64 2>/dev/null | cat > "$d/a/blob"
-		mv "$d/a" "$d/z" && rm -rf "$d/z"
-		sh -c 'cat /proc/self/status' > /dev/null
-		i=$((i + 1))
+		if (
+			[ ! -d $FI ] || echo 1 > /proc/self/make-it-fail
+			churn_round "$d" "$i"
+		) 2>/dev/null; then
+			i=$((i + 1))
+		else
+			failed=$((failed + 1)); rm -rf "$d/a" "$d/z"
+		fi
 	done
-	echo "$i" > "$d.done"
+	echo "$i $failed" > "$d.done"
 }
 bench() {	# hackbench rounds, pipes and sockets in turn
 	local ok=0 bad=0 sig=0 rc pipe=
@@ -156,6 +175,8 @@ rm -rf $W/sng/* $W/warmup.out
 settle
 before=$(slab_kb)
 echo "soak: $alloc on $topo, $ncpu CPUs, $nodes nodes, ${secs}s; Slab before: $before kB"
+SOAKMOD=/lib/modules/extra/slab_soak.ko
+check own-caches-load insmod $SOAKMOD
 
 # stress-ng's slab stressors, one instance each (under TCG and KASAN, 17
 # of them and their children are plenty for 4 CPUs), with their process
@@ -178,7 +199,6 @@ start=$(now)
 ) &
 sng_pid=$!
 (
-	[ -d $FI ] && echo 1 > /proc/self/make-it-fail
 	for w in $(seq 1 $(( (ncpu + 1) / 2 ))); do churn "$w" & done
 	wait
 ) &
@@ -279,6 +299,37 @@ kill $httpd_pid 2>/dev/null
 wait $httpd_pid 2>/dev/null
 elapsed=$(( $(now) - start ))
 
+# --- the soak's own caches: every object back, every slab given back ---
+own_allocs=0 own_cross=0
+if [ -d /sys/module/slab_soak ]; then
+	echo 0 > /sys/module/slab_soak/parameters/run	# stop, free every object
+	settle
+	dmesg | sed -n 's/.*\(@@SOAKMOD .*\)/\1/p' > $W/own
+	cat $W/own
+	while read -r _ cache allocs frees cross failed bad; do
+		cache=${cache#cache=} allocs=${allocs#allocs=} frees=${frees#frees=}
+		cross=${cross#cross_cpu=} failed=${failed#failed=} bad=${bad#bad=}
+		own_allocs=$((own_allocs + allocs)) own_cross=$((own_cross + cross))
+		# slabinfo: name active_objs num_objs ... : slabdata active_slabs num_slabs
+		# shellcheck disable=SC2046 # the line's fields, split on purpose
+		set -- $(grep "^$cache " /proc/slabinfo)
+		if [ $# -lt 15 ]; then
+			fail "own-$cache" "no line in /proc/slabinfo"
+		elif [ "$allocs" != "$frees" ] || [ "$bad" != 0 ]; then
+			fail "own-$cache" "allocs=$allocs frees=$frees overwritten=$bad"
+		elif [ ! -w "/sys/kernel/slab/$cache/shrink" ]; then
+			pass "own-$cache" "allocs=$allocs cross_cpu=$cross; slabinfo $2 objects in ${15} slabs (no shrink: not checked)"
+		elif [ "$2" != 0 ] || [ "${15}" != 0 ]; then
+			fail "own-$cache" "after a shrink, /proc/slabinfo still counts $2 active objects, ${15} slabs"
+		else
+			pass "own-$cache" "allocs=$allocs cross_cpu=$cross failed=$failed; after a shrink 0 objects, 0 slabs"
+		fi
+	done < $W/own
+	[ -s $W/own ] || fail own-caches "slab_soak printed no @@SOAKMOD line"
+	if [ "$ncpu" -gt 1 ]; then check own-cross-cpu-frees [ "$own_cross" -gt 0 ]; fi
+	check own-caches-unload rmmod slab_soak
+fi
+
 # --- what the workers did ---
 # stress-ng's lines may say WARNING: the harness fails a boot on that word.
 sed 's/WARNING:/warning:/; s/^/  | /' $W/sng.out
@@ -286,11 +337,12 @@ echo "stress-ng exit status $sng_rc"
 stressng_ops=$(awk '/bogo-ops:/ { s += $2 } END { print s + 0 }' $W/sng/out.yaml 2>/dev/null)
 [ -n "$stressng_ops" ] || stressng_ops=0
 churn_ops=$(cat $W/churn.*.done 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+churn_failed=$(cat $W/churn.*.done 2>/dev/null | awk '{ s += $2 } END { print s + 0 }')
 read -r hb_ok hb_bad hb_sig < $W/bench.done
 http_ok=$(cat $W/http.*.done | awk '{ s += $1 } END { print s + 0 }')
 http_bad=$(cat $W/http.*.done | awk '{ s += $2 } END { print s + 0 }')
 ops=$((stressng_ops + churn_ops + hb_ok + http_ok))
-echo "soak: ${elapsed}s: stress-ng $stressng_ops bogo ops, churn $churn_ops rounds, hackbench $hb_ok runs ($hb_bad failed, $hb_sig on a signal), http $http_ok fetches ($http_bad failed), $cycles CPU offline/online cycles, $drops drop_caches, $shrinks cache shrinks, failslab injections $injected"
+echo "soak: ${elapsed}s: stress-ng $stressng_ops bogo ops, churn $churn_ops rounds ($churn_failed cut short by failslab), hackbench $hb_ok runs ($hb_bad failed, $hb_sig on a signal), http $http_ok fetches ($http_bad failed), $cycles CPU offline/online cycles, $drops drop_caches, $shrinks cache shrinks, failslab injections $injected"
 
 # Stressors must end normally: a failure that failslab's ENOMEM explains is
 # fine, a stressor killed by a signal (not the OOM killer) is not.
@@ -352,4 +404,4 @@ else
 	sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15
 fi
 
-echo "@@SOAK alloc=$alloc topo=$topo cpus=$ncpu nodes=$nodes secs=$elapsed ops=$ops stressng_ops=$stressng_ops hackbench=$hb_ok http=$http_ok churn=$churn_ops hotplug=$cycles drops=$drops shrinks=$shrinks failslab=$injected oom_kills=$oom_kills reports=$reports slab_before=$before slab_after=$after slab_pct=$pct"
+echo "@@SOAK alloc=$alloc topo=$topo cpus=$ncpu nodes=$nodes secs=$elapsed ops=$ops stressng_ops=$stressng_ops hackbench=$hb_ok http=$http_ok churn=$churn_ops hotplug=$cycles drops=$drops shrinks=$shrinks failslab=$injected oom_kills=$oom_kills reports=$reports own_allocs=$own_allocs own_cross_cpu=$own_cross slab_before=$before slab_after=$after slab_pct=$pct"
