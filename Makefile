@@ -5,8 +5,9 @@
 #                                   the tree has it, else slub)
 #   make run  [ALLOC=slub]          build, boot on numa2, show the allocator at work
 #   make shell [ALLOC=slub]         the same kernel, at the guest's shell
-#   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1]   make series's checks, then every test (harness/tests.list;
-#                                   DEBUG=1 adds the tests on debug kernels)
+#   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1] [LONG=1]   make series's checks, then every test
+#                                   (harness/tests.list; DEBUG=1 adds the tests on debug kernels,
+#                                   LONG=1 those that take over an hour)
 #   make lint                       shellcheck the harness
 #   make series                     the git format-patch mails, git am and checkpatch checks
 #   make bisect                     build every prefix of the series (long)
@@ -24,6 +25,7 @@ ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
 DEBUG ?=
+LONG ?=
 ROUNDS ?= 3
 TOPO ?= numa2
 QUICK ?=
@@ -48,7 +50,7 @@ shell:
 # kernel-doc) before booting the tests; the tests' summary stays the last line.
 check:
 	@rc=0; if [ -z "$(TESTS)" ]; then harness/series.sh --check || rc=1; fi; \
-	CHECK_DEBUG=$(DEBUG) harness/check.sh $(TESTS) || rc=1; \
+	CHECK_DEBUG=$(DEBUG) CHECK_LONG=$(LONG) harness/check.sh $(TESTS) || rc=1; \
 	if [ $$rc != 0 ]; then echo "make check: FAILED (see above: series checks or tests)"; fi; exit $$rc
 lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Run the tests of tests.list: check.sh [GLOB...]   (default: all)
-# CHECK_DEBUG=1 (make check DEBUG=1) runs the tests that need debug kernels.
+# CHECK_DEBUG=1 (make check DEBUG=1) runs the tests that need debug kernels;
+# CHECK_LONG=1 (make check LONG=1) those that take over an hour.
 # Builds the kernels the selected tests need (build.sh is incremental; with
 # NOBUILD=1 a kernel already built is not rebuilt), boots each test with
 # qemu.sh, prints 'PASS name', 'FAIL name: reason' or 'SKIP name: why' per
@@ -73,6 +74,7 @@ skip_reason() {	# why a test with these needs does not run, if it does not
 		case "$need" in
 		slqb) [ -n "$have_slqb" ] || { echo "SLQB is not in the tree yet (no 'config SLQB' in mm/Kconfig)"; return; } ;;
 		debug) [ -n "${CHECK_DEBUG:-}" ] || { echo "debug kernels are built only with DEBUG=1 (make check DEBUG=1)"; return; } ;;
+		long) [ -n "${CHECK_LONG:-}" ] || { echo "runs over an hour: only with LONG=1 (make check DEBUG=1 LONG=1)"; return; } ;;
 		*) echo "unknown need '$need' in tests.list"; return ;;
 		esac
 	done

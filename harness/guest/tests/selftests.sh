@@ -1,6 +1,8 @@
 # The kernel's own allocator-agnostic test modules: lib/test_meminit
 # (meant to run with init_on_alloc=1 init_on_free=1), test_xarray and
 # test_maple_tree. Each prints a summary line that is checked here.
+# SELFTESTS, set by a test that sources this one, picks some of them
+# (default: all three).
 # test_maple_tree's two stock failures (BUG at next_prev_test:1991) dump
 # the stack; those dumps are allowed in this test only, and the count of
 # failures is checked below.
@@ -20,20 +22,28 @@ run() {
 	if [ -n "$line" ]; then pass "$mod" "${line#*] }"; else fail "$mod" "$(dmesg | tail -n 3 | tr '\n' ' ')"; fi
 	rmmod "$mod" 2>/dev/null || true
 }
-run test_meminit 'test_meminit: all [0-9]+ tests passed'
-run test_xarray 'XArray: ([0-9]+) of \1 tests passed'
-
-# test_maple_tree of 6.1.192 fails the same two cases (BUG at
+# maple: test_maple_tree of 6.1.192 fails the same two cases (BUG at
 # next_prev_test:1991) on SLUB and SLAB; anything beyond that is ours.
-mt_known=2
-dmesg -c > /dev/null
-insmod "$(find /lib/modules -name test_maple_tree.ko | head -n 1)" 2>/dev/null
-line=$(dmesg | grep -E 'maple_tree: [0-9]+ of [0-9]+ tests passed' | tail -n 1)
-# shellcheck disable=SC2046 # two numbers, split on purpose
-set -- $(echo "$line" | sed 's/.*maple_tree: \([0-9]*\) of \([0-9]*\) tests passed.*/\1 \2/')
-if [ $# = 2 ] && [ $(($2 - $1)) -le $mt_known ]; then
-	pass test_maple_tree "${line#*] } (stock 6.1.192 fails $mt_known)"
-else
-	fail test_maple_tree "${line:-no summary line} (stock 6.1.192 fails $mt_known)"
-fi
-rmmod test_maple_tree 2>/dev/null || true
+maple() {
+	local mt_known=2 line
+	dmesg -c > /dev/null
+	insmod "$(find /lib/modules -name test_maple_tree.ko | head -n 1)" 2>/dev/null
+	line=$(dmesg | grep -E 'maple_tree: [0-9]+ of [0-9]+ tests passed' | tail -n 1)
+	# shellcheck disable=SC2046 # two numbers, split on purpose
+	set -- $(echo "$line" | sed 's/.*maple_tree: \([0-9]*\) of \([0-9]*\) tests passed.*/\1 \2/')
+	if [ $# = 2 ] && [ $(($2 - $1)) -le $mt_known ]; then
+		pass test_maple_tree "${line#*] } (stock 6.1.192 fails $mt_known)"
+	else
+		fail test_maple_tree "${line:-no summary line} (stock 6.1.192 fails $mt_known)"
+	fi
+	rmmod test_maple_tree 2>/dev/null || true
+}
+
+for t in ${SELFTESTS:-test_meminit test_xarray test_maple_tree}; do
+	case $t in
+	test_meminit) run test_meminit 'test_meminit: all [0-9]+ tests passed' ;;
+	test_xarray) run test_xarray 'XArray: ([0-9]+) of \1 tests passed' ;;
+	test_maple_tree) maple ;;
+	*) fail "$t" "no such self-test" ;;
+	esac
+done
