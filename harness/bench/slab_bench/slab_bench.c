@@ -196,7 +196,8 @@ static int single_n(void *data)
 	unsigned int r;
 	u64 t0, t1, t2;
 
-	a->alloc = a->free = U64_MAX;
+	a->alloc = U64_MAX;
+	a->free = U64_MAX;
 	for (r = 0; r <= reps; r++) {
 		t0 = now();
 		if (alloc_n(a->s, a->size, ptrs, nobj))
@@ -224,7 +225,8 @@ static int single_pair(void *data)
 	for (r = 0; r <= reps; r++) {
 		t0 = now();
 		for (i = 0; i < nobj; i++) {
-			p = a->s ? kmem_cache_alloc(a->s, GFP_KERNEL) : kmalloc(a->size, GFP_KERNEL);
+			p = a->s ? kmem_cache_alloc(a->s, GFP_KERNEL) :
+				   kmalloc(a->size, GFP_KERNEL);
 			if (!p)
 				return -ENOMEM;
 			/* Keep the compiler from pairing them away. */
@@ -266,8 +268,7 @@ static void bench_single(const char *group, bool cache)
 			pr_err("slab_bench: %s size %u failed: %d\n", group, a.size, ret);
 			errors++;
 		}
-		if (a.s)
-			kmem_cache_destroy(a.s);
+		kmem_cache_destroy(a.s);	/* NULL: kmalloc */
 	}
 }
 
@@ -355,12 +356,14 @@ static int producer(void *data)
 			p->err = -ENOMEM;
 			o = ZERO_SIZE_PTR;	/* the consumer must still see total objects */
 		}
+		/* Pairs with the consumer's release: its slot is free again. */
 		while (i - smp_load_acquire(&p->tail) >= RING) {
 			cpu_relax();
 			if (!(++spins & 1023))
 				cond_resched();
 		}
 		p->ring[i % RING] = o;
+		/* Publishes the slot written above to the consumer. */
 		smp_store_release(&p->head, i + 1);
 	}
 	p->prod_cycles = now() - t0;
@@ -376,12 +379,14 @@ static int consumer(void *data)
 	barrier_wait(&p->start, 2);
 	t0 = now();
 	for (i = 0; i < p->total; i++) {
+		/* Pairs with the producer's release: the slot is written. */
 		while (smp_load_acquire(&p->head) == i) {
 			cpu_relax();
 			if (!(++spins & 1023))
 				cond_resched();
 		}
 		kfree(p->ring[i % RING]);
+		/* Hands the slot read above back to the producer. */
 		smp_store_release(&p->tail, i + 1);
 	}
 	p->cons_cycles = now() - t0;
@@ -431,6 +436,20 @@ static int cpu_other_node(int a)
 	return -1;
 }
 
+/*
+ * partner - the CPU that frees what CPU @a allocates: one on @a's node
+ * (@k = 0) or on another node (@k = 1); -1, said, where there is none.
+ */
+static int partner(int a, int k, const char *bench, const char **where)
+{
+	int b = k ? cpu_other_node(a) : cpu_same_node(a);
+
+	*where = k ? "other_node" : "same_node";
+	if (b < 0)
+		pr_info("@@BENCH-SKIP %s_%s: no such CPU\n", bench, *where);
+	return b;
+}
+
 static void bench_remote(void)
 {
 	int a = cpumask_first(cpu_online_mask), b, k;
@@ -444,13 +463,11 @@ static void bench_remote(void)
 		return;
 	}
 	for (k = 0; k < 2; k++) {
-		const char *where = k ? "other_node" : "same_node";
+		const char *where;
 
-		b = k ? cpu_other_node(a) : cpu_same_node(a);
-		if (b < 0) {
-			pr_info("@@BENCH-SKIP remote_%s: no such CPU\n", where);
+		b = partner(a, k, "remote", &where);
+		if (b < 0)
 			continue;
-		}
 		for (i = 0; i < ARRAY_SIZE(few_sizes); i++) {
 			best = U64_MAX;
 			if (pipeline(p, a, b, few_sizes[i], total / 4)) {	/* warm-up */
@@ -522,13 +539,11 @@ static void bench_handoff(void)
 		return;
 	}
 	for (k = 0; k < 2; k++) {
-		const char *where = k ? "other_node" : "same_node";
+		const char *where;
 
-		b = k ? cpu_other_node(a) : cpu_same_node(a);
-		if (b < 0) {
-			pr_info("@@BENCH-SKIP handoff_%s: no such CPU\n", where);
+		b = partner(a, k, "handoff", &where);
+		if (b < 0)
 			continue;
-		}
 		/* Warm-up, as in the timed round. */
 		h.p = ptrs;
 		if (run_on(a, ho_alloc, &h) || run_on(b, ho_free, &h))
@@ -635,7 +650,8 @@ static void bench_allcpu(void)
 			}
 			i++;
 		}
-		nt = pt = 0;
+		nt = 0;
+		pt = 0;
 		bad = false;
 		while (i--) {
 			if (c[i].n < 0) {
@@ -704,8 +720,7 @@ static void bench_footprint(void)
 		s = bench_cache(sizes[k]);
 		if (!s || alloc_n(s, sizes[k], ptrs, nobj)) {
 			errors++;
-			if (s)
-				kmem_cache_destroy(s);
+			kmem_cache_destroy(s);
 			continue;
 		}
 		for (i = 0; i < nobj; i++)
@@ -771,6 +786,7 @@ static int __init slab_bench_init(void)
 	/* Stays loaded, holding nothing (a failing init would run twice: BusyBox insmod). */
 	return 0;
 }
+
 #ifdef MODULE
 module_init(slab_bench_init);
 #else
