@@ -1,9 +1,10 @@
 # test_maple_tree (selftests.sh) on a debug kernel, where any kernel report
 # fails the boot. Under TCG with KASAN, lockdep, kmemleak and init_on_free
 # it runs about 90 times slower than on the non-debug kernel (48 s there):
-# over an hour a pass, and the module's init runs twice (selftests.sh).
+# over an hour for its one pass (kmod's insmod: selftests.sh says why).
 # allow-log: BUG at next_prev_test:1991
 # allow-log: Call Trace:
+# needs-prog: kmod
 # timeout: 7200
 # shellcheck disable=SC2034 # read by selftests.sh
 SELFTESTS=test_maple_tree
