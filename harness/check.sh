@@ -4,8 +4,9 @@
 # CHECK_LONG=1 (make check LONG=1) those that take over an hour.
 # Builds the kernels the selected tests need (build.sh is incremental; with
 # NOBUILD=1 a kernel already built is not rebuilt), boots each test with
-# qemu.sh, prints 'PASS name', 'FAIL name: reason' or 'SKIP name: why' per
-# test and closes with 'N passed, N failed[, N skipped]'. Exits 1 on any FAIL.
+# qemu.sh, prints 'PASS name [Ns]', 'FAIL name: reason [Ns]' or 'SKIP name:
+# why' per test (N: the test's seconds) and closes with 'N passed, N failed[,
+# N skipped]'. Exits 1 on any FAIL.
 # Each run keeps its reports in build/logs/check/TIME-PID/ (NAME.out, the
 # guests' serial logs, times), build/logs/check/latest pointing to the last:
 # two runs at once (two people on one machine) do not clobber each other.
@@ -61,10 +62,11 @@ kunit_summary() {
 }
 
 passed=0 failed=0 skipped=0
+secs=	# of the test just run, if it ran: shown after its verdict
 report() {	# report PASS|FAIL|SKIP name [reason]
 	case "$1" in
-	PASS) passed=$((passed + 1)); echo "PASS $2${3:+: $3}" ;;
-	FAIL) failed=$((failed + 1)); echo "FAIL $2: $3" ;;
+	PASS) passed=$((passed + 1)); echo "PASS $2${3:+: $3}${secs:+ [${secs}s]}" ;;
+	FAIL) failed=$((failed + 1)); echo "FAIL $2: $3${secs:+ [${secs}s]}" ;;
 	SKIP) skipped=$((skipped + 1)); echo "SKIP $2: $3" ;;
 	esac
 }
@@ -104,6 +106,7 @@ done
 
 for t in "${tests[@]}"; do
 	IFS='|' read -r name needs build topo test expect args <<<"$t"
+	secs=
 	why=$(skip_reason "$needs")
 	if [ -n "$why" ]; then report SKIP "$name" "$why"; continue; fi
 	if [ -n "${build_failed[$build]:-}" ]; then report FAIL "$name" "build $build failed: ${build_failed[$build]}"; continue; fi
