@@ -42,7 +42,7 @@ CONFIGS=$HARNESS/configs
 OUTS=$BUILD/out				# one O= folder per build name
 LOGS=$BUILD/logs
 ALLOCS="slqb slub slab"			# allocators a build can select
-FLAVOURS="debug up bench lkdtm nodebug"	# extra fragments a build can add
+FLAVOURS="debug up bench lkdtm nodebug fpunwind"	# extra fragments a build can add
 
 # "a b c" -> "a, b, c"
 list() { local l="$*"; echo "${l// /, }"; }
