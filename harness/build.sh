@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build a kernel: build.sh [ALLOC] [FLAVOUR...]
 #   ALLOC: slqb, slub or slab (default: slqb once the tree has it, else slub);
-#   FLAVOUR: debug, up, bench, lkdtm, nodebug, fpunwind (fragments in configs/).
+#   FLAVOUR: one of FLAVOURS in lib.sh, a fragment configs/FLAVOUR.config.
 # Composes the tree, makes the config (tinyconfig + base + ALLOC + flavours,
 # verified), then builds bzImage and modules with ccache into build/out/NAME,
 # NAME being ALLOC[-FLAVOUR...]. Runs under the build lock: one build at a time.
