@@ -5,9 +5,12 @@
 #                                   the tree has it, else slub)
 #   make run  [ALLOC=slub]          build, boot on numa2, show the allocator at work
 #   make shell [ALLOC=slub]         the same kernel, at the guest's shell
-#   make check [TESTS='slub-*'] [NOBUILD=1] [DEBUG=1] [LONG=1]   make series's checks, then every test
-#                                   (harness/tests.list; DEBUG=1 adds the tests on debug kernels,
-#                                   LONG=1 those that take over an hour)
+#   make check [TESTS='slub-*'] [NOBUILD=1] [FULL=1] [DEBUG=1] [LONG=1]   make series's checks,
+#                                   then the tests (harness/tests.list) on the slqb, slqb-up,
+#                                   slqb-debug and slub kernels; FULL=1 adds those on the other
+#                                   kernels (slub-up, slab, slab-up, bench) and SLUB's reference
+#                                   boots, DEBUG=1 the tests on debug kernels, LONG=1 those that
+#                                   take over an hour
 #   make lint                       shellcheck the harness
 #   make series                     the git format-patch mails, git am and checkpatch checks
 #   make bisect                     build every prefix of the series (long)
@@ -24,6 +27,7 @@
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
+FULL ?=
 DEBUG ?=
 LONG ?=
 ROUNDS ?= 3
@@ -50,7 +54,7 @@ shell:
 # kernel-doc) before booting the tests; the tests' summary stays the last line.
 check:
 	@rc=0; if [ -z "$(TESTS)" ]; then harness/series.sh --check || rc=1; fi; \
-	CHECK_DEBUG=$(DEBUG) CHECK_LONG=$(LONG) harness/check.sh $(TESTS) || rc=1; \
+	CHECK_FULL=$(FULL) CHECK_DEBUG=$(DEBUG) CHECK_LONG=$(LONG) harness/check.sh $(TESTS) || rc=1; \
 	if [ $$rc != 0 ]; then echo "make check: FAILED (see above: series checks or tests)"; fi; exit $$rc
 lint:
 	shellcheck -S warning -x $$(git ls-files harness .ci | grep -E '\.sh$$|/init$$|^\.ci/run$$')

@@ -1,12 +1,18 @@
 #!/bin/bash
 # Run the tests of tests.list: check.sh [GLOB...]   (default: all)
-# CHECK_DEBUG=1 (make check DEBUG=1) runs the tests that need debug kernels;
-# CHECK_LONG=1 (make check LONG=1) those that take over an hour.
+# Levels: by default the tests on the slqb, slqb-up, slqb-debug and slub
+# kernels (four builds: under an hour from a cold ccache); CHECK_FULL=1
+# (make check FULL=1) adds the tests that need 'full' (the other kernels,
+# SLUB's reference boots); CHECK_DEBUG=1 (make check DEBUG=1) those that
+# need debug kernels; CHECK_LONG=1 (make check LONG=1) those that take over
+# an hour. A test needing slqb FAILS when the series adds SLQB but the
+# composed tree lacks it (a stale tree, e.g. with NOBUILD=1).
 # Builds the kernels the selected tests need (build.sh is incremental; with
 # NOBUILD=1 a kernel already built is not rebuilt), boots each test with
 # qemu.sh, prints 'PASS name [Ns]', 'FAIL name: reason [Ns]' or 'SKIP name:
 # why' per test (N: the test's seconds) and closes with 'N passed, N failed[,
-# N skipped]'. Exits 1 on any FAIL.
+# N skipped]', after a line with the seconds spent building and booting.
+# Exits 1 on any FAIL.
 # Each run keeps its reports in build/logs/check/TIME-PID/ (NAME.out, the
 # guests' serial logs, times), build/logs/check/latest pointing to the last:
 # two runs at once (two people on one machine) do not clobber each other.
@@ -40,7 +46,13 @@ done < "$HARNESS/tests.list"
 # lock, as a build in progress reads it), unless NOBUILD says not to touch it.
 [ -n "${NOBUILD:-}" ] || with_build_lock "$HARNESS/compose.sh"
 have_slqb=
-grep -q '^config SLQB' "$SRC/mm/Kconfig" && have_slqb=1
+grep -q '^config SLQB' "$SRC/mm/Kconfig" 2>/dev/null && have_slqb=1
+# Does the series add SLQB? Then a tree without it is stale, not early.
+series_slqb=
+while read -r p; do
+	case "$p" in ''|'#'*) continue ;; esac
+	! grep -q '^+config SLQB$' "$REPO/patches/$p" 2>/dev/null || { series_slqb=$p; break; }
+done < <(cat "$REPO/patches/series" 2>/dev/null)
 
 # kunit_summary LOG: kunit.py parse's count of the KUnit suites that the
 # guest loaded as modules, if any (into the test's .out file). Their KTAP
@@ -70,23 +82,36 @@ report() {	# report PASS|FAIL|SKIP name [reason]
 	SKIP) skipped=$((skipped + 1)); echo "SKIP $2: $3" ;;
 	esac
 }
-skip_reason() {	# why a test with these needs does not run, if it does not
+# unmet NEEDS: why a test with these needs does not run, if it does not:
+# 'SKIP reason' (a level not asked for; SLQB not in the series yet) or
+# 'FAIL reason' (SLQB in the series but not in the tree; an unknown need).
+unmet() {
 	local need
 	for need in $1; do
 		case "$need" in
-		slqb) [ -n "$have_slqb" ] || { echo "SLQB is not in the tree yet (no 'config SLQB' in mm/Kconfig)"; return; } ;;
-		debug) [ -n "${CHECK_DEBUG:-}" ] || { echo "debug kernels are built only with DEBUG=1 (make check DEBUG=1)"; return; } ;;
-		long) [ -n "${CHECK_LONG:-}" ] || { echo "runs over an hour: only with LONG=1 (make check DEBUG=1 LONG=1)"; return; } ;;
-		*) echo "unknown need '$need' in tests.list"; return ;;
+		slqb) ;;
+		full) [ -n "${CHECK_FULL:-}" ] || { echo "SKIP only with FULL=1 (make check FULL=1: the other kernels, SLUB's references)"; return; } ;;
+		debug) [ -n "${CHECK_DEBUG:-}" ] || { echo "SKIP debug kernels are built only with DEBUG=1 (make check DEBUG=1)"; return; } ;;
+		long) [ -n "${CHECK_LONG:-}" ] || { echo "SKIP runs over an hour: only with LONG=1 (make check DEBUG=1 LONG=1)"; return; } ;;
+		*) echo "FAIL unknown need '$need' in tests.list"; return ;;
 		esac
 	done
+	case " $1 " in *" slqb "*) ;; *) return ;; esac
+	[ -z "$have_slqb" ] || return 0
+	if [ -n "$series_slqb" ]; then
+		echo "FAIL SLQB is not in the composed tree ($SRC/mm/Kconfig has no 'config SLQB'), but the series adds it ($series_slqb): the tree is stale (compose it: make compose, or run without NOBUILD)"
+	else
+		echo "SKIP SLQB is not in the tree yet (no 'config SLQB' in mm/Kconfig)"
+	fi
 }
 
 # Build each kernel the runnable tests need, once.
 declare -A build_failed=()
+build_secs=0 run_secs=0
 for t in "${tests[@]}"; do
 	IFS='|' read -r name needs build _ <<<"$t"
-	[ -z "$(skip_reason "$needs")" ] || continue
+	[ -z "$(unmet "$needs")" ] || continue
+	[ "$build" != - ] || continue	# a host test without a kernel
 	[ -z "${build_failed[$build]+x}" ] || continue
 	build_failed[$build]=
 	if [ -n "${NOBUILD:-}" ] && [ -f "$(build_dir "$build")/arch/x86/boot/bzImage" ]; then
@@ -95,20 +120,23 @@ for t in "${tests[@]}"; do
 	fi
 	echo "build $build: building (log build/logs/build-$build.log)"
 	b=$(date +%s)
+	rc=0
 	# shellcheck disable=SC2046 # slab-debug-up -> slab debug up
-	if "$HARNESS/build.sh" $(echo "$build" | tr '-' ' ') > "$results/build-$build.out" 2>&1; then
-		echo "build $build: Linux $(cat "$(build_dir "$build")/kernelversion") in $(( $(date +%s) - b ))s"
+	"$HARNESS/build.sh" $(echo "$build" | tr '-' ' ') > "$results/build-$build.out" 2>&1 || rc=$?
+	b=$(( $(date +%s) - b )) build_secs=$((build_secs + b))
+	if [ "$rc" = 0 ]; then
+		echo "build $build: Linux $(cat "$(build_dir "$build")/kernelversion") in ${b}s"
 	else
 		build_failed[$build]=$(grep -E '^error:' "$results/build-$build.out" | tail -1 | sed 's/^error: //')
-		echo "build $build: FAILED in $(( $(date +%s) - b ))s: ${build_failed[$build]} (see $results/build-$build.out)"
+		echo "build $build: FAILED in ${b}s: ${build_failed[$build]} (see $results/build-$build.out)"
 	fi
 done
 
 for t in "${tests[@]}"; do
 	IFS='|' read -r name needs build topo test expect args <<<"$t"
 	secs=
-	why=$(skip_reason "$needs")
-	if [ -n "$why" ]; then report SKIP "$name" "$why"; continue; fi
+	why=$(unmet "$needs")
+	if [ -n "$why" ]; then report "${why%% *}" "$name" "${why#* }"; continue; fi
 	if [ -n "${build_failed[$build]:-}" ]; then report FAIL "$name" "build $build failed: ${build_failed[$build]}"; continue; fi
 	out=$results/$name.out
 	t0=$(date +%s)
@@ -118,7 +146,7 @@ for t in "${tests[@]}"; do
 	host:*) "$HARNESS/${test#host:}" $args > "$out" 2>&1 || rc=$? ;;
 	*) SLQB_LOG_NAME=$name "$HARNESS/qemu.sh" "$build" "$topo" "$test" $args > "$out" 2>&1 || rc=$? ;;
 	esac
-	secs=$(( $(date +%s) - t0 ))
+	secs=$(( $(date +%s) - t0 )) run_secs=$((run_secs + secs))
 	echo "$name ${secs}s" >> "$results/times"
 	reason=$(grep -m1 -E '^reason: |^error: ' "$out" 2>/dev/null | sed -E 's/^(reason|error): //' || true)
 	ks=$(kunit_summary "$results/$name.log")
@@ -149,7 +177,7 @@ for t in "${tests[@]}"; do
 	fi
 done
 
-echo "check: $(( $(date +%s) - start ))s in all; reports in $results/"
+echo "check: ${build_secs}s building kernels, ${run_secs}s booting and running tests, $(( $(date +%s) - start ))s in all; reports in $results/"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
 echo "$summary"
