@@ -28,6 +28,14 @@
 # allow-log: Oops: 0000
 # allow-log: WARNING: .* (cache_from_obj|virt_to_cache|kmem_cache_free|__kmem_cache_free|kfree)
 # allow-log: WARNING: .* mm/slab.h
+# SLQB's reports (slqb_debug=FZPU: the headline, then the object set aside
+# or the free not done, and for a cross-cache free the cache it belongs to),
+# as SLUB's 'BUG <cache> (...): ' above.
+# allow-log: SLQB [^ ]+: .+ in object 0x[^ ]+ \(size [0-9]+\)
+# allow-log: SLQB [^ ]+: object 0x[^ ]+ set aside, not reused
+# allow-log: SLQB [^ ]+: the free of 0x[^ ]+ was not done
+# allow-log: SLQB [^ ]+: the object belongs to 
+# allow-log: SLQB [^ ]+: double free of object 0x
 # timeout: 600
 . /harness/lib.sh
 
