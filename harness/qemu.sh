@@ -12,6 +12,14 @@
 #                           built against BUILD, in the guest's /lib/modules/extra/
 #   # expect-log: REGEX     a kernel report it provokes on purpose: must appear, is allowed
 #   # allow-log: REGEX      console lines that are allowed
+#   # expect-taint: LETTERS kernel taint flags it causes on purpose (as in
+#                           /proc/sys/kernel/tainted's letters: N a KUnit
+#                           suite, O an out-of-tree module, B a slab or KASAN
+#                           report, W a warning, D an oops): each must be set
+#                           when the test ends, and is allowed
+#   # allow-taint: LETTERS  taint flags that are allowed, but need not be set
+#                           (guest/init prints the taint last: any flag not
+#                           declared fails the boot, as a report would)
 #   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
 #   # boot-timeout: SECONDS to reach init, instead of SLQB_BOOT_TIMEOUT (default
 #                           120): a kernel that has not is killed then
@@ -71,6 +79,8 @@ boot_timeout=${SLQB_BOOT_TIMEOUT:-${boot_timeout:-120}}
 scan=()
 while read -r re; do [ -n "$re" ] && scan+=(-e "$re"); done < <(declared expect-log; echo "${SLQB_EXPECT_LOG:-}")
 while read -r re; do [ -n "$re" ] && scan+=(-a "$re"); done < <(declared allow-log; echo "${SLQB_ALLOW_LOG:-}")
+for l in $(declared expect-taint); do scan+=(-T "$l"); done
+for l in $(declared allow-taint); do scan+=(-t "$l"); done
 
 logs=${SLQB_LOGS:-$LOGS}
 mkdir -p "$logs" "$BUILD/initramfs"

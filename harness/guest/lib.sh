@@ -18,6 +18,19 @@ cmdline_arg() {
 	return 1
 }
 
+# The kernel's taint as letters (kernel/panic.c's taint_flags, bit 0 first:
+# P proprietary module, O out-of-tree module, N test (KUnit), B bad page
+# (slab and KASAN reports), W warning, D oops, U set from user space...).
+tainted_flags() {
+	local v i=0 letters=PFSRMBUDAWCIOELKXTN out=
+	v=$(cat /proc/sys/kernel/tainted)
+	while [ "$i" -lt ${#letters} ]; do
+		[ $(((v >> i) & 1)) = 0 ] || out=$out$(echo "$letters" | cut -c$((i + 1)))
+		i=$((i + 1))
+	done
+	echo "${out:--}"
+}
+
 # The topology as the guest kernel sees it, as KEY=VALUE words.
 topology() {
 # node_cpus: each node's cpulist, in node order, '/' between, 'none' if empty.

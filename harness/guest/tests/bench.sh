@@ -10,6 +10,7 @@
 # slqb-benchtool is built by run.sh (harness/bench/benchtool.c) into
 # build/bench/bin, which it puts on PATH.
 # needs-module: harness/bench/slab_bench
+# expect-taint: O
 # needs-prog: hackbench slqb-benchtool
 # timeout: 1200
 . /harness/lib.sh

@@ -17,6 +17,10 @@
 # allow-log: BUG: KASAN: 
 # allow-log: BUG: KFENCE: 
 # allow-log: Call Trace:
+# The suites taint the kernel N, the KASAN and KFENCE reports B, the
+# stackdepot warning (when it comes) W.
+# expect-taint: BN
+# allow-taint: W
 # timeout: 1200
 . /harness/lib.sh
 

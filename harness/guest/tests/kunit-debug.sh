@@ -2,8 +2,8 @@
 # makes on purpose must be reported, each with a stack dump, in its own
 # cache (slqb_dbg_*): the headline, then the object set aside or the free not
 # done; destroying a cache with a live object reports the object, the count
-# left, and draws common code's warning. Any other SLQB report fails the
-# boot.
+# left, and draws common code's warning. The reports taint the kernel B, the
+# warning W, the suite N. Any other SLQB report fails the boot.
 # expect-log: SLQB slqb_dbg_double: double free in object 0x
 # expect-log: SLQB slqb_dbg_double_z: double free in object 0x
 # expect-log: SLQB slqb_dbg_inside: free of a pointer that is not an object start in object 0x
@@ -16,5 +16,6 @@
 # expect-log: kmem_cache_destroy slqb_dbg_leak: Slab cache still has objects
 # allow-log: Call Trace:
 # allow-log: WARNING: .* kmem_cache_destroy
+# expect-taint: BNW
 # timeout: 300
 . /harness/tests/kunit.sh

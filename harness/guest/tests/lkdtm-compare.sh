@@ -36,6 +36,8 @@
 # allow-log: SLQB [^ ]+: the free of 0x[^ ]+ was not done
 # allow-log: SLQB [^ ]+: the object belongs to 
 # allow-log: SLQB [^ ]+: double free of object 0x
+# The taints of the reports (B), warnings (W) and oopses (D):
+# allow-taint: BDW
 # timeout: 600
 . /harness/lib.sh
 

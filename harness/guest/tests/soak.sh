@@ -25,6 +25,7 @@
 #   own_allocs= own_cross_cpu= slab_before= slab_after= slab_pct=
 # needs-prog: stress-ng hackbench
 # needs-module: harness/soak/slab_soak
+# expect-taint: O
 # timeout: 1200
 # boot-timeout: 180
 # The memory-pressure phase may make the OOM killer print its report, with a
