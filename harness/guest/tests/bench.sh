@@ -63,6 +63,7 @@ if want mem; then
 	if [ -r /proc/slabinfo ]; then
 		awk 'NR > 2 { print "@@SLABINFO " $1 " objsize=" $4 " objperslab=" $5 " pagesperslab=" $6 }' /proc/slabinfo
 		bench mem.caches_le1k_order_gt0 "$(awk 'NR > 2 && $4 <= 1024 && $6 > 1' /proc/slabinfo | wc -l)" caches lower
+		bench mem.caches_order_gt0 "$(awk 'NR > 2 && $6 > 1' /proc/slabinfo | wc -l)" caches lower
 		bench mem.caches "$(awk 'NR > 2' /proc/slabinfo | wc -l)" caches lower
 	fi
 	pass bench-mem "$n files at the peak"
