@@ -29,12 +29,12 @@
  */
 static unsigned long cache_live(struct kmem_cache *s)
 {
-	unsigned long free, slabs;
+	unsigned long free, objects;
 
 	if (IS_ENABLED(CONFIG_KASAN_GENERIC))
 		kmem_cache_shrink(s);
-	slabs = slqb_count_slabs(s, &free);
-	return slabs * s->objects - free;
+	slqb_count_slabs(s, &free, &objects);
+	return objects - free;
 }
 
 static struct kmem_cache *test_cache(struct kunit *test, const char *name,
@@ -139,7 +139,7 @@ static void slqb_test_flush_watermark(struct kunit *test)
 	unsigned long slabs_full, free, slabs;
 
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
-	slabs_full = slqb_count_slabs(s, NULL);
+	slabs_full = slqb_count_slabs(s, NULL, NULL);
 	KUNIT_EXPECT_GE(test, slabs_full * s->objects, (unsigned long)b->n);
 	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)b->n);
 
@@ -150,13 +150,13 @@ static void slqb_test_flush_watermark(struct kunit *test)
 
 		KUNIT_EXPECT_LE(test, READ_ONCE(c->freelist.nr),
 				(unsigned long)s->hiwater);
-		slabs = slqb_count_slabs(s, &free);
+		slabs = slqb_count_slabs(s, &free, NULL);
 		/* At most the queued objects keep pages alive. */
 		KUNIT_EXPECT_LE(test, slabs, (unsigned long)s->hiwater);
 		KUNIT_EXPECT_LT(test, slabs, slabs_full);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -174,20 +174,20 @@ static void slqb_test_remote_free(struct kunit *test)
 
 	two_cpus(test, &a, &c);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
-	slabs = slqb_count_slabs(s, NULL);
+	slabs = slqb_count_slabs(s, NULL, NULL);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	/* Before cache_live(), whose shrink (under KASAN) frees the pages. */
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), slabs);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), slabs);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 
 	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
 		/* All but an unflushed rlist came back: at most one new page. */
 		KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
-		KUNIT_EXPECT_LE(test, slqb_count_slabs(s, NULL), slabs + 1);
+		KUNIT_EXPECT_LE(test, slqb_count_slabs(s, NULL, NULL), slabs + 1);
 		KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_destroy(s);
 }
@@ -204,11 +204,11 @@ static void slqb_test_shrink(struct kunit *test)
 	free_batch(b);
 	kmem_cache_shrink(s);
 	/* Only the page of the object still in use remains. */
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 1UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 1UL);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 1UL);
 	kmem_cache_free(s, keep);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -243,7 +243,7 @@ static void slqb_test_offnode(struct kunit *test)
 	/* (Under KASAN, cache_live() first takes them out of quarantine.) */
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	/* Node lists keep no queues: their pages are gone already. */
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -292,11 +292,11 @@ static void slqb_test_memoryless_node(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
 			KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
 		}
-		KUNIT_EXPECT_LE(test, slqb_count_slabs(s, NULL),
+		KUNIT_EXPECT_LE(test, slqb_count_slabs(s, NULL, NULL),
 				DIV_ROUND_UP((unsigned long)b->n, s->objects) + 1);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -324,7 +324,7 @@ static void slqb_test_bulk(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 
 	/* kfree_bulk(): any kmalloc size, large ones included. */
@@ -407,14 +407,14 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 	free_batch(&half);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
 
 	/* Back online, the CPU allocates and frees as before. */
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -451,7 +451,7 @@ static void slqb_test_idle_owner(struct kunit *test)
 	/* Without the kick, all 4 * hiwater would still be queued. */
 	KUNIT_EXPECT_LE(test, held, 2UL * s->hiwater);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
 
@@ -519,7 +519,7 @@ static void slqb_test_counters(struct kunit *test)
 	KUNIT_EXPECT_GE(test, vm_event(SLQB_ALLOC) - vm_alloc, n);
 
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, -1), n);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_FREE, -1), 4UL);
 	kmem_cache_destroy(s);

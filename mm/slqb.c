@@ -318,10 +318,17 @@ static inline unsigned int slab_object_index(struct kmem_cache *s,
  * Allocate a slab page and thread its objects on its own freelist. The
  * caller gives it an owner. Called with interrupts as the caller of the
  * allocator had them, so it may sleep if @flags allow.
+ *
+ * The cache's preferred order is only tried from what is free: it is an
+ * optimisation (fewer trips to the page allocator per object), so it
+ * must not reclaim, warn or dip into reserves. When it cannot be had the
+ * minimum order, the smallest that holds one object, is asked for with
+ * the caller's own flags.
  */
 static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 {
-	struct folio *folio;
+	unsigned int order = s->order, objects = s->objects;
+	struct folio *folio = NULL;
 	struct slab *slab;
 	void *start, *p, *next;
 	unsigned int i, pos;
@@ -332,7 +339,18 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	flags &= GFP_RECLAIM_MASK | GFP_CONSTRAINT_MASK;
 	flags |= s->allocflags;
 
-	folio = (struct folio *)alloc_pages_node(node, flags, s->order);
+	if (order > s->min_order) {
+		gfp_t opt = (flags & ~(__GFP_DIRECT_RECLAIM | __GFP_NOFAIL)) |
+			    __GFP_NOWARN | __GFP_NORETRY | __GFP_NOMEMALLOC;
+
+		folio = (struct folio *)alloc_pages_node(node, opt, order);
+		if (unlikely(!folio)) {
+			order = s->min_order;
+			objects = s->min_objects;
+		}
+	}
+	if (!folio)
+		folio = (struct folio *)alloc_pages_node(node, flags, order);
 	if (unlikely(!folio))
 		return NULL;
 
@@ -342,20 +360,29 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	smp_wmb();
 	if (page_is_pfmemalloc(folio_page(folio, 0)))
 		slab_set_pfmemalloc(slab);
-	account_slab(slab, s->order, s, flags);
+	account_slab(slab, order, s, flags);
 	slab->slab_cache = s;
 	slab->list = NULL;
 	slab->inuse = 0;
 
 	kasan_poison_slab(slab);
 	start = slab_address(slab);
+	/*
+	 * The random order is of the preferred order's objects: a smaller
+	 * page takes those of its indices that it has, in the same order.
+	 */
 	pos = slab_random_start(s);
-	p = setup_object(s, start + slab_object_index(s, pos, 0) * s->size);
-	slab->freelist = p;
-	for (i = 1; i < s->objects; i++) {
-		next = setup_object(s, start +
-				    slab_object_index(s, pos, i) * s->size);
-		set_freepointer(s, p, next);
+	p = NULL;
+	for (i = 0; i < s->objects; i++) {
+		unsigned int idx = slab_object_index(s, pos, i);
+
+		if (idx >= objects)
+			continue;
+		next = setup_object(s, start + idx * s->size);
+		if (p)
+			set_freepointer(s, p, next);
+		else
+			slab->freelist = next;
 		p = next;
 	}
 	set_freepointer(s, p, NULL);
@@ -411,9 +438,12 @@ static void discard_slabs(struct kmem_cache *s, struct list_head *discard)
 static void slab_adopt(struct kmem_cache *s, struct kmem_cache_list *l,
 		       struct slab *slab)
 {
+	unsigned int objects = slqb_slab_objects(s, slab);
+
 	slab->list = l;
 	l->nr_slabs++;
-	l->nr_free += s->objects;
+	l->nr_objects += objects;
+	l->nr_free += objects;
 	list_add(&slab->slab_list, &l->partial);
 	l->nr_partial++;
 }
@@ -463,7 +493,8 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 			list_del(&slab->slab_list);
 		}
 		l->nr_slabs--;
-		l->nr_free -= s->objects;
+		l->nr_objects -= slqb_slab_objects(s, slab);
+		l->nr_free -= slqb_slab_objects(s, slab);
 		list_add(&slab->slab_list, discard);
 		stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
 		return;
@@ -1381,24 +1412,55 @@ int slab_prepare_cpu(unsigned int cpu)
  */
 
 /*
- * Order-0 pages whenever a quarter of the page or less is wasted; else
- * the smallest order that wastes at most an eighth; else the smallest
- * that fits one object.
+ * The smallest order that holds one object (and at least slqb_min_order):
+ * what a slab falls back to when the preferred order cannot be had.
  */
-static int slqb_calculate_order(unsigned int size)
+static int slqb_fallback_order(unsigned int size)
+{
+	unsigned int order = max_t(unsigned int, get_order(size), slqb_min_order);
+
+	return order < MAX_ORDER ? order : -1;
+}
+
+/*
+ * The smallest order (from slqb_min_order to PAGE_ALLOC_COSTLY_ORDER) that
+ * holds @objects objects of @size and wastes little: a quarter of an
+ * order-0 page, an eighth of a larger one. -1 if there is none.
+ */
+static int slqb_order_for(unsigned int size, unsigned int objects)
 {
 	unsigned int order;
 
 	for (order = slqb_min_order; order <= PAGE_ALLOC_COSTLY_ORDER; order++) {
 		unsigned long slab_size = PAGE_SIZE << order;
 
-		if (size > slab_size)
+		if (slab_size < (unsigned long)size * objects)
 			continue;
 		if ((slab_size % size) * (order ? 8 : 4) <= slab_size)
 			return order;
 	}
-	order = get_order(size);
-	return order < MAX_ORDER ? order : -1;
+	return -1;
+}
+
+/*
+ * The preferred order. Objects up to a quarter page get the smallest
+ * order that wastes little, order 0 for nearly all: a small cache then
+ * costs no more than it holds. Larger objects get an order that holds
+ * SLQB_LARGE_OBJECTS of them, so that a trip to the page allocator serves
+ * several allocations rather than one or two; new_slab() falls back to
+ * the minimum order when memory is too fragmented for it.
+ */
+#define SLQB_LARGE_OBJECTS	4
+
+static int slqb_calculate_order(unsigned int size)
+{
+	int order = -1;
+
+	if (size > PAGE_SIZE / 4)
+		order = slqb_order_for(size, SLQB_LARGE_OBJECTS);
+	if (order < 0)
+		order = slqb_order_for(size, 1);
+	return order < 0 ? slqb_fallback_order(size) : order;
 }
 
 /*
@@ -1441,9 +1503,12 @@ static bool calculate_sizes(struct kmem_cache *s)
 	s->size = size;
 	s->reciprocal_size = reciprocal_value(size);
 
-	order = slqb_calculate_order(size);
+	order = slqb_fallback_order(size);
 	if (order < 0)
 		return false;
+	s->min_order = order;
+	s->min_objects = (PAGE_SIZE << order) / size;
+	order = max(slqb_calculate_order(size), order);
 	s->order = order;
 	s->objects = (PAGE_SIZE << order) / size;
 
@@ -1551,18 +1616,21 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 }
 
 /**
- * slqb_count_slabs - the pages a cache holds, and its objects not in use
+ * slqb_count_slabs - the pages a cache holds, and its objects
  * @s: the cache
  * @nr_free: where to put the count of free objects (queued on a CPU or
  *	left in a page), or NULL
+ * @nr_objects: where to put the count of all objects of those pages
+ *	(slabs of the fallback order hold fewer), or NULL
  *
  * For /proc/slabinfo, sysfs and SLQB's KUnit suite.
  *
  * Return: the number of slabs (pages or compound pages) of @s.
  */
-unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free)
+unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
+			       unsigned long *nr_objects)
 {
-	unsigned long slabs = 0, free = 0;
+	unsigned long slabs = 0, free = 0, objects = 0;
 	struct kmem_cache_node *n;
 	int cpu, node;
 
@@ -1574,6 +1642,7 @@ unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free)
 		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
 
 		slabs += READ_ONCE(c->list.nr_slabs);
+		objects += READ_ONCE(c->list.nr_objects);
 		free += READ_ONCE(c->list.nr_free) + READ_ONCE(c->freelist.nr);
 #ifdef CONFIG_SMP
 		free += READ_ONCE(c->rlist.nr) + READ_ONCE(c->remote_free.list.nr);
@@ -1581,17 +1650,20 @@ unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free)
 	}
 	for_each_kmem_cache_node(s, node, n) {
 		slabs += READ_ONCE(n->list.nr_slabs);
+		objects += READ_ONCE(n->list.nr_objects);
 		free += READ_ONCE(n->list.nr_free);
 	}
 	if (nr_free)
 		*nr_free = free;
+	if (nr_objects)
+		*nr_objects = objects;
 	return slabs;
 }
 EXPORT_SYMBOL_IF_KUNIT(slqb_count_slabs);
 
 bool __kmem_cache_empty(struct kmem_cache *s)
 {
-	return !slqb_count_slabs(s, NULL);
+	return !slqb_count_slabs(s, NULL, NULL);
 }
 
 int __kmem_cache_shrink(struct kmem_cache *s)
@@ -1617,7 +1689,7 @@ static void report_leaks_list(struct kmem_cache *s, struct kmem_cache_list *l,
 		list_for_each_entry(slab, lists[i], slab_list) {
 			void *base = slab_address(slab);
 
-			for (j = 0; j < s->objects; j++) {
+			for (j = 0; j < slqb_slab_objects(s, slab); j++) {
 				void *object = base + j * s->size;
 
 				if (!slqb_debug_object_live(s, object))
@@ -1652,14 +1724,14 @@ static inline void report_leaks(struct kmem_cache *s)
 
 int __kmem_cache_shutdown(struct kmem_cache *s)
 {
-	unsigned long slabs, free;
+	unsigned long slabs, free, objects;
 
 	drain_all_cpus(s);
-	slabs = slqb_count_slabs(s, &free);
+	slabs = slqb_count_slabs(s, &free, &objects);
 	if (!slabs)
 		return 0;
 	pr_err("SLQB %s: %lu objects remain in %lu slabs at destroy\n",
-	       s->name, slabs * s->objects - free, slabs);
+	       s->name, objects - free, slabs);
 	if (slqb_debug(s))
 		report_leaks(s);
 	return 1;
@@ -1685,11 +1757,11 @@ void __kmem_cache_release(struct kmem_cache *s)
  */
 void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 {
-	unsigned long free, slabs = slqb_count_slabs(s, &free);
+	unsigned long free, objects, slabs = slqb_count_slabs(s, &free, &objects);
 
 	sinfo->num_slabs = slabs;
 	sinfo->active_slabs = slabs;
-	sinfo->num_objs = slabs * s->objects;
+	sinfo->num_objs = objects;
 	sinfo->active_objs = sinfo->num_objs > free ? sinfo->num_objs - free : 0;
 	sinfo->limit = s->hiwater;
 	sinfo->batchcount = s->freebatch;

@@ -14,7 +14,8 @@
 #define SLQB_MAX_HIWATER	65536
 
 int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch);
-unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free);
+unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
+			       unsigned long *nr_objects);
 
 extern const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS];
 

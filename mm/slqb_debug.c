@@ -349,7 +349,8 @@ static bool check_free(struct kmem_cache *s, struct slab *slab, void *object,
 			return false;
 		}
 		if ((kasan_reset_tag(object) - base) % s->size ||
-		    kasan_reset_tag(object) - base >= s->size * s->objects) {
+		    kasan_reset_tag(object) - base >=
+		    s->size * slqb_slab_objects(s, slab)) {
 			report(s, object, "free of a pointer that is not an object start",
 			       NULL, false);
 			return false;

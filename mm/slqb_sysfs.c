@@ -189,13 +189,18 @@ SLQB_SHOW_COUNT(remote_free, COUNT_REMOTE_FREE);
 
 static ssize_t total_objects_show(struct kmem_cache *s, char *buf)
 {
-	return sysfs_emit(buf, "%lu\n", slqb_count_slabs(s, NULL) * s->objects);
+	unsigned long objects;
+
+	slqb_count_slabs(s, NULL, &objects);
+	return sysfs_emit(buf, "%lu\n", objects);
 }
 SLQB_ATTR_RO(total_objects);
 
 static ssize_t objects_show(struct kmem_cache *s, char *buf)
 {
-	unsigned long free, total = slqb_count_slabs(s, &free) * s->objects;
+	unsigned long free, total;
+
+	slqb_count_slabs(s, &free, &total);
 
 	return sysfs_emit(buf, "%lu\n", total > free ? total - free : 0);
 }

@@ -62,6 +62,7 @@ struct kmem_cache_list {
 	struct list_head partial;
 	unsigned long nr_partial;	/* pages on @partial */
 	unsigned long nr_slabs;		/* all pages owned */
+	unsigned long nr_objects;	/* objects of those pages, all told */
 	unsigned long nr_free;		/* free objects on the pages' freelists */
 	int cpu;			/* owning CPU, or -1 for a node list */
 	struct list_head full;		/* full pages, of debug caches only */
@@ -118,8 +119,10 @@ struct kmem_cache {
 
 	/* Used when slab pages are allocated and freed. */
 	struct reciprocal_value reciprocal_size;
-	unsigned int objects;		/* objects per slab */
-	unsigned int order;
+	unsigned int objects;		/* objects per slab of @order */
+	unsigned int order;		/* preferred order */
+	unsigned int min_objects;	/* objects per slab of @min_order */
+	unsigned int min_order;		/* fallback order, fits one object */
 	gfp_t allocflags;
 	void (*ctor)(void *object);
 	unsigned int inuse;		/* offset of the metadata */
@@ -164,15 +167,24 @@ static inline void sysfs_slab_release(struct kmem_cache *s)
 }
 #endif
 
+/* Objects in @slab: of the cache's preferred order, or of its fallback. */
+static inline unsigned int slqb_slab_objects(const struct kmem_cache *cache,
+					     const struct slab *slab)
+{
+	return slab_order(slab) == cache->order ? cache->objects :
+						  cache->min_objects;
+}
+
 static inline void *nearest_obj(struct kmem_cache *cache,
 				const struct slab *slab, void *x)
 {
+	unsigned int objects = slqb_slab_objects(cache, slab);
 	void *base = slab_address(slab);
 	unsigned int idx = (unsigned int)((char *)x - (char *)base) /
 			   cache->size;
 
-	if (idx >= cache->objects)
-		idx = cache->objects - 1;
+	if (idx >= objects)
+		idx = objects - 1;
 	return (char *)base + idx * cache->size;
 }
 
@@ -192,7 +204,7 @@ static inline int objs_per_slab(const struct kmem_cache *cache,
 	/* A KFENCE page holds one object, whatever the cache. */
 	if (is_kfence_address(slab_address(slab)))
 		return 1;
-	return cache->objects;
+	return slqb_slab_objects(cache, slab);
 }
 
 #endif /* _LINUX_SLQB_DEF_H */
