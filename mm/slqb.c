@@ -10,9 +10,9 @@
  *
  *   Allocation pops @freelist. When it is empty the CPU claims the
  *   objects other CPUs have freed into its pages (@remote_free), but only
- *   once @remote_free.check says there are enough of them; then it takes
- *   objects one at a time from a partial page's own freelist; then it
- *   asks the page allocator for a new page, which joins the partial list.
+ *   once @remote_free.check says there are enough of them; else it takes
+ *   a partial page's whole freelist onto @freelist at once; else it asks
+ *   the page allocator for a new page and takes all of its objects.
  *
  *   Free of an object whose page this CPU owns pushes it on @freelist, so
  *   the next allocation gets the cache-hot object back. Above @hiwater
@@ -170,9 +170,29 @@ static void __init check_event_names(void)
 
 /*
  * Events: /proc/vmstat's slqb_* counters and, with CONFIG_SLQB_STATS, the
- * cache's own per-CPU counts. Both are per-CPU increments, safe in any
- * context and touching no shared cache line.
+ * cache's own per-CPU counts. Both are per-CPU additions touching no
+ * shared cache line. Nearly every event happens with interrupts disabled,
+ * where the plain per-CPU operations (__stat()) suffice: on architectures
+ * without a single-instruction per-CPU add (asm-generic, UML) the
+ * interrupt-safe forms would save and restore interrupts around each one.
+ * stat() is for the few places that run with interrupts enabled (a new or
+ * freed page, a node list's allocation).
  */
+static __always_inline void __stat_add(const struct kmem_cache *s,
+				       enum slqb_stat_item si, long nr)
+{
+	__count_vm_events(SLQB_ALLOC + si, nr);
+#ifdef CONFIG_SLQB_STATS
+	__this_cpu_add(s->cpu_slab->stat[si], nr);
+#endif
+}
+
+static __always_inline void __stat(const struct kmem_cache *s,
+				   enum slqb_stat_item si)
+{
+	__stat_add(s, si, 1);
+}
+
 static __always_inline void stat(const struct kmem_cache *s,
 				 enum slqb_stat_item si)
 {
@@ -463,12 +483,54 @@ static void *slab_take(struct kmem_cache *s, struct kmem_cache_list *l,
 		/* Debug caches keep full pages in sight, for leak reports. */
 		if (slqb_debug(s))
 			list_add(&slab->slab_list, &l->full);
-		stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
+		__stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
 	} else {
-		stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
+		__stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
 	}
-	stat(s, SLQB_STAT_ALLOC_FROM_PAGE);
+	__stat(s, SLQB_STAT_ALLOC_FROM_PAGE);
 	return object;
+}
+
+/*
+ * Refill @c's empty freelist from @slab, a page on @c's partial list. The
+ * page's whole freelist becomes @c's at once (at most @hiwater objects),
+ * so the page's bookkeeping is done once for the allocations it serves
+ * rather than once for each, and the page leaves the partial list: its
+ * objects are now queued like freed ones. A freelist keeps no tail, as
+ * it is never spliced onto another list.
+ */
+static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			    struct slab *slab)
+{
+	struct kmem_cache_list *l = &c->list;
+	unsigned int nr = slqb_slab_objects(s, slab) - slab->inuse;
+	void *last = slab->freelist;
+
+	c->freelist.head = slab->freelist;
+	if (unlikely(nr > s->hiwater)) {
+		/* Only with slqb_min_order=: a page of more than hiwater. */
+		unsigned int i;
+
+		for (i = 1; i < s->hiwater; i++)
+			last = get_freepointer(s, last);
+		nr = s->hiwater;
+		slab->freelist = get_freepointer(s, last);
+		set_freepointer(s, last, NULL);
+		__stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
+	} else {
+		slab->freelist = NULL;
+		list_del(&slab->slab_list);
+		l->nr_partial--;
+		/* Debug caches keep full pages in sight, for leak reports. */
+		if (slqb_debug(s))
+			list_add(&slab->slab_list, &l->full);
+		__stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
+	}
+	c->freelist.tail = NULL;
+	c->freelist.nr = nr;
+	slab->inuse += nr;
+	l->nr_free -= nr;
+	__stat_add(s, SLQB_STAT_ALLOC_FROM_PAGE, nr);
 }
 
 /*
@@ -496,7 +558,7 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		l->nr_objects -= slqb_slab_objects(s, slab);
 		l->nr_free -= slqb_slab_objects(s, slab);
 		list_add(&slab->slab_list, discard);
-		stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
+		__stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
 		return;
 	}
 	if (!prior) {
@@ -505,7 +567,7 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		list_add(&slab->slab_list, &l->partial);
 		l->nr_partial++;
 	}
-	stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
+	__stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
 }
 
 /* Return up to @nr objects of @c's freelist to their pages. */
@@ -519,7 +581,7 @@ static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
 
 		slab_put(s, &c->list, virt_to_slab(object), object, discard);
 	}
-	stat(s, SLQB_STAT_FLUSH_FREE_LIST);
+	__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
 }
 
 /*
@@ -592,7 +654,7 @@ static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	if (kick)
 		kick_owner(owner);
 	c->rlist_owner = NULL;
-	stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE);
+	__stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE);
 	discard_slabs(s, &discard);
 }
 
@@ -613,7 +675,7 @@ static void claim_remote_free(struct kmem_cache *s, struct kmem_cache_cpu *c)
 
 	if (list.nr) {
 		kmlist_splice(s, &c->freelist, &list);
-		stat(s, SLQB_STAT_CLAIM_REMOTE_FREE_CACHE);
+		__stat(s, SLQB_STAT_CLAIM_REMOTE_FREE_CACHE);
 	}
 }
 
@@ -626,7 +688,7 @@ static void free_to_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		c->rlist_owner = owner;
 	}
 	kmlist_push(s, &c->rlist, object);
-	stat(s, SLQB_STAT_REMOTE_FREE);
+	__stat(s, SLQB_STAT_REMOTE_FREE);
 	if (c->rlist.nr >= s->freebatch)
 		flush_rlist(s, c);
 }
@@ -816,8 +878,7 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 	if (c->list.nr_partial) {
 		slab = list_first_entry(&c->list.partial, struct slab,
 					slab_list);
-		object = slab_take(s, &c->list, slab);
-		goto out;
+		goto refill;
 	}
 
 	local_irq_restore(*irqflags);
@@ -828,20 +889,22 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 
 	if (unlikely(slab_test_pfmemalloc(slab))) {
 		object = alloc_pfmemalloc(s, slab, irqflags);
-		if (object)
-			goto out;
+		if (object) {
+			__stat(s, SLQB_STAT_ALLOC);
+			return object;
+		}
 	}
 	/* We may be on another CPU now: the page joins this one's list. */
 	c = this_cpu_ptr(s->cpu_slab);
 	slab_adopt(s, &c->list, slab);
-	object = slab_take(s, &c->list, slab);
-out:
-	stat(s, SLQB_STAT_ALLOC);
-	return object;
-
+	/* An interrupt may have freed objects here meanwhile: those first. */
+	if (c->freelist.nr)
+		goto freelist;
+refill:
+	refill_freelist(s, c, slab);
 freelist:
 	object = kmlist_pop(s, &c->freelist);
-	stat(s, SLQB_STAT_ALLOC);
+	__stat(s, SLQB_STAT_ALLOC);
 	return object;
 }
 
@@ -893,7 +956,7 @@ static __always_inline void *freelist_pop(struct kmem_cache *s,
 	if (likely(object)) {
 		c->freelist.head = get_freepointer(s, object);
 		c->freelist.nr--;
-		stat(s, SLQB_STAT_ALLOC);
+		__stat(s, SLQB_STAT_ALLOC);
 	}
 	return object;
 }
@@ -1002,7 +1065,7 @@ static void free_foreign(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		spin_lock(&n->list_lock);
 		slab_put(s, l, slab, object, &discard);
 		spin_unlock(&n->list_lock);
-		stat(s, SLQB_STAT_OFFNODE_FREE);
+		__stat(s, SLQB_STAT_OFFNODE_FREE);
 		discard_slabs(s, &discard);
 		return;
 	}
@@ -1012,33 +1075,62 @@ static void free_foreign(struct kmem_cache *s, struct kmem_cache_cpu *c,
 #endif
 }
 
-/* Put an object back, without hooks. Also KASAN's quarantine exit. */
-static __always_inline void do_slab_free(struct kmem_cache *s,
-					 struct slab *slab, void *object)
+/*
+ * Past @hiwater, a CPU's freelist goes back to its pages a batch at a time
+ * (more if a bulk free took it further). Interrupts are disabled.
+ */
+static __always_inline void freelist_check_hiwater(struct kmem_cache *s,
+						   struct kmem_cache_cpu *c)
 {
-	struct kmem_cache_cpu *c;
-	unsigned long flags;
+	if (unlikely(c->freelist.nr > s->hiwater)) {
+		LIST_HEAD(discard);
 
-	local_irq_save(flags);
-	c = this_cpu_ptr(s->cpu_slab);
-	stat(s, SLQB_STAT_FREE);
+		flush_free_list(s, c, c->freelist.nr - s->hiwater +
+				s->freebatch - 1, &discard);
+		discard_slabs(s, &discard);
+	}
+}
+
+/*
+ * Put an object back on @c, this CPU's, without hooks and without looking
+ * at @hiwater, with interrupts disabled. A double free caught here is
+ * reported with interrupts still disabled.
+ */
+static __always_inline void free_to_cpu(struct kmem_cache *s,
+					struct kmem_cache_cpu *c,
+					struct slab *slab, void *object)
+{
 	if (likely(slab->list == &c->list)) {
 		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
 		    unlikely(object == c->freelist.head)) {
-			local_irq_restore(flags);
 			report_double_free(s, object);
 			return;
 		}
 		kmlist_push(s, &c->freelist, object);
-		if (unlikely(c->freelist.nr > s->hiwater)) {
-			LIST_HEAD(discard);
-
-			flush_free_list(s, c, s->freebatch, &discard);
-			discard_slabs(s, &discard);
-		}
 	} else {
 		free_foreign(s, c, slab, object);
 	}
+}
+
+/* Put an object back, without hooks, with interrupts disabled. */
+static __always_inline void __do_slab_free(struct kmem_cache *s,
+					   struct slab *slab, void *object)
+{
+	struct kmem_cache_cpu *c = this_cpu_ptr(s->cpu_slab);
+
+	__stat(s, SLQB_STAT_FREE);
+	free_to_cpu(s, c, slab, object);
+	freelist_check_hiwater(s, c);
+}
+
+/* Put an object back, without hooks. Also KASAN's quarantine exit. */
+static __always_inline void do_slab_free(struct kmem_cache *s,
+					 struct slab *slab, void *object)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__do_slab_free(s, slab, object);
 	local_irq_restore(flags);
 }
 
@@ -1067,22 +1159,32 @@ static __always_inline bool slab_free_hook(struct kmem_cache *s, void *x,
 	return kasan_slab_free(s, x, init);
 }
 
-static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
-				      void *object, unsigned long addr)
+/*
+ * Everything a free does before the object goes back: memcg, KFENCE,
+ * slqb_debug's checks and the hooks. True: put it back now.
+ */
+static __always_inline bool slqb_free_prepare(struct kmem_cache *s,
+					      struct slab *slab, void *object,
+					      unsigned long addr)
 {
 	memcg_slab_free_hook(s, slab, &object, 1);
 
 	if (unlikely(is_kfence_address(object))) {
 		slab_free_hook(s, object, false);
 		__kfence_free(object);
-		return;
+		return false;
 	}
 	/* A bad free is reported and not done. */
 	if (slqb_debug(s) && !slqb_debug_free(s, slab, object, addr))
-		return;
-	if (slab_free_hook(s, object, slab_want_init_on_free(s)))
-		return;
-	do_slab_free(s, slab, object);
+		return false;
+	return !slab_free_hook(s, object, slab_want_init_on_free(s));
+}
+
+static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
+				      void *object, unsigned long addr)
+{
+	if (slqb_free_prepare(s, slab, object, addr))
+		do_slab_free(s, slab, object);
 }
 
 void kmem_cache_free(struct kmem_cache *s, void *x)
@@ -1110,9 +1212,19 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
 /*
  * Bulk interfaces.
  */
+/*
+ * The hooks run for each object with interrupts enabled, as they would for
+ * kmem_cache_free(); the objects to put back now are gathered at the front
+ * of @p (as with SLUB's detached freelists, the array is the caller's no
+ * more) and go back in one interrupts-off section. Objects of one cache
+ * (kmem_cache_free_bulk() proper) share one look at the CPU's queue, one
+ * count and one look at @hiwater; kfree_bulk()'s may be of any cache.
+ */
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 {
-	size_t i;
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+	size_t i, n = 0;
 
 	for (i = 0; i < size; i++) {
 		void *object = p[i];
@@ -1131,8 +1243,32 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 			if (!cache)
 				continue;
 		}
-		slqb_free(cache, folio_slab(folio), object, _RET_IP_);
+		if (!slqb_free_prepare(cache, folio_slab(folio), object,
+				       _RET_IP_))
+			continue;
+		if (unlikely(s && cache != s))
+			do_slab_free(cache, folio_slab(folio), object);
+		else
+			p[n++] = object;
 	}
+	if (!n)
+		return;
+
+	local_irq_save(flags);
+	if (!s) {
+		for (i = 0; i < n; i++) {
+			struct slab *slab = virt_to_slab(p[i]);
+
+			__do_slab_free(slab->slab_cache, slab, p[i]);
+		}
+	} else {
+		c = this_cpu_ptr(s->cpu_slab);
+		__stat_add(s, SLQB_STAT_FREE, n);
+		for (i = 0; i < n; i++)
+			free_to_cpu(s, c, virt_to_slab(p[i]), p[i]);
+		freelist_check_hiwater(s, c);
+	}
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(kmem_cache_free_bulk);
 
