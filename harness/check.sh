@@ -19,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-globs=("$@")
+globs=("$@") named=${1:-}
 [ ${#globs[@]} -gt 0 ] || globs=('*')
 results=$LOGS/check/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$results"
@@ -75,11 +75,15 @@ kunit_summary() {
 
 passed=0 failed=0 skipped=0
 secs=	# of the test just run, if it ran: shown after its verdict
+say() {	# a line of the check's output, kept for its record
+	echo "$*"
+	echo "$*" >> "$results/summary"
+}
 report() {	# report PASS|FAIL|SKIP name [reason]
 	case "$1" in
-	PASS) passed=$((passed + 1)); echo "PASS $2${3:+: $3}${secs:+ [${secs}s]}" ;;
-	FAIL) failed=$((failed + 1)); echo "FAIL $2: $3${secs:+ [${secs}s]}" ;;
-	SKIP) skipped=$((skipped + 1)); echo "SKIP $2: $3" ;;
+	PASS) passed=$((passed + 1)); say "PASS $2${3:+: $3}${secs:+ [${secs}s]}" ;;
+	FAIL) failed=$((failed + 1)); say "FAIL $2: $3${secs:+ [${secs}s]}" ;;
+	SKIP) skipped=$((skipped + 1)); say "SKIP $2: $3" ;;
 	esac
 }
 # unmet NEEDS: why a test with these needs does not run, if it does not:
@@ -125,10 +129,10 @@ for t in "${tests[@]}"; do
 	"$HARNESS/build.sh" $(echo "$build" | tr '-' ' ') > "$results/build-$build.out" 2>&1 || rc=$?
 	b=$(( $(date +%s) - b )) build_secs=$((build_secs + b))
 	if [ "$rc" = 0 ]; then
-		echo "build $build: Linux $(cat "$(build_dir "$build")/kernelversion") in ${b}s"
+		say "build $build: Linux $(cat "$(build_dir "$build")/kernelversion") in ${b}s"
 	else
 		build_failed[$build]=$(grep -E '^error:' "$results/build-$build.out" | tail -1 | sed 's/^error: //')
-		echo "build $build: FAILED in ${b}s: ${build_failed[$build]} (see $results/build-$build.out)"
+		say "build $build: FAILED in ${b}s: ${build_failed[$build]} (see $results/build-$build.out)"
 	fi
 done
 
@@ -177,8 +181,12 @@ for t in "${tests[@]}"; do
 	fi
 done
 
-echo "check: ${build_secs}s building kernels, ${run_secs}s booting and running tests, $(( $(date +%s) - start ))s in all; reports in $results/"
+say "check: ${build_secs}s building kernels, ${run_secs}s booting and running tests, $(( $(date +%s) - start ))s in all; reports in $results/"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
+echo "$summary" >> "$results/summary"
+# A whole check (no test named) leaves a dated record in results/.
+[ -n "$named" ] || write_record make-check "make check" \
+	"make check${CHECK_FULL:+ FULL=1}${CHECK_DEBUG:+ DEBUG=1}${CHECK_LONG:+ LONG=1}" "$results/summary"
 echo "$summary"
 [ "$failed" = 0 ] || exit 1	# after the summary, which must be the last line

@@ -91,3 +91,34 @@ only_allocator_differs() {
 	done
 	[ "$bad" = 0 ]
 }
+
+# --- results records (make check, make bench, make bench-uml) ---
+# write_record NAME TITLE COMMAND FILE...: a dated Markdown record of a
+# result, results/DATE-NAME.md (SLQB_RESULTS names another folder): when, on
+# what machine, by which command, at which commit, then each FILE in a code
+# block; a FILE ending in .json is copied beside it as DATE-NAME.json. The
+# records are committed by hand when a result is worth keeping.
+write_record() {
+	local name=$1 title=$2 command=$3 out f
+	shift 3
+	out=${SLQB_RESULTS:-$REPO/results}/$(date -u +%F)-$name
+	mkdir -p "${out%/*}"
+	{
+		echo "# $title"
+		echo
+		echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "- machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')), $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(. /etc/os-release && echo "$PRETTY_NAME"), $(qemu-system-x86_64 --version | head -n 1 | sed 's/ (.*//')"
+		echo "- command: \`$command\`"
+		echo "- tree: $(git -C "$REPO" describe --always --dirty) ($(git -C "$REPO" log -1 --format=%s | cut -c1-72))"
+		for f in "$@"; do
+			case "$f" in *.json) continue ;; esac
+			printf '\n```\n'
+			cat "$f"
+			printf '```\n'
+		done
+	} > "$out.md"
+	for f in "$@"; do
+		case "$f" in *.json) cp "$f" "$out.json" ;; esac
+	done
+	note "record: $out.md"
+}

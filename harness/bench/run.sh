@@ -22,6 +22,7 @@
 # build/bench/latest points there.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+command="harness/bench/run.sh $*"
 
 rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild="" flavour=bench res=""
 while getopts "r:t:qa:f:p:bo:" o; do
@@ -129,3 +130,5 @@ py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 "$py" "$HARNESS/bench/report.py" "$res" | tee "$res/report.out"
 echo "results: $res (table.txt, results.csv, results.json, ratios.png, logs/)"
 [ "$failed" = 0 ] || die "$failed of $total boots failed (their logs: $res/logs/)"
+write_record make-bench "make bench: SLQB, SLUB, SLAB under QEMU (TCG: indicative)" \
+	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json"

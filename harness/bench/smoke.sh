@@ -15,7 +15,7 @@ allocs=${1:-slqb slub slab}
 res=$BUILD/bench/smoke
 rm -rf "$res"
 rc=0
-"$HARNESS/bench/run.sh" -r 1 -q -b -t numa2 -a "$allocs" -o "$res" || rc=$?
+SLQB_RESULTS=$res/record "$HARNESS/bench/run.sh" -r 1 -q -b -t numa2 -a "$allocs" -o "$res" || rc=$?
 bad() { echo "reason: $*"; exit 1; }
 [ "$rc" = 0 ] || bad "harness/bench/run.sh failed (status $rc; logs in $res/logs/)"
 

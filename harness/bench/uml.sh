@@ -32,6 +32,7 @@
 # every allocator alike), so the best round is the steadier comparison.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+command="harness/bench/uml.sh $*"
 
 rounds=9 allocs="slqb slub slab" nobj=10000 reps=10 only="" quick=0 nobuild=0 buildonly=0
 while getopts "r:a:n:R:o:qBb" opt; do
@@ -205,3 +206,5 @@ echo "=== the same, each allocator's best round (table-best.txt) ==="
 "$HARNESS/bench/report.py" "$res" native best
 note "results: $res"
 [ "$failed" = 0 ] || die "some boots failed or reported errors (see above)"
+write_record make-bench-uml "make bench-uml: SLQB, SLUB, SLAB natively (UML, UP)" \
+	"$command" "$res/info.txt" "$res/table-best.txt" "$res/table.txt" "$res/results.json"
