@@ -39,7 +39,10 @@ SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath
+.PHONY: help setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath
+# A bare make only says what there is (it never installs anything).
+help:
+	@sed -n '/^# SLQB/,/^[A-Z]/{/^#/s/^# \{0,1\}//p}' Makefile
 setup:
 	harness/setup.sh
 compose:
