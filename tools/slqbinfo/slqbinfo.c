@@ -3,9 +3,12 @@
  * slqbinfo: report on the caches of the SLQB slab allocator
  *
  * Reads /sys/kernel/slab/<cache>/ (see Documentation/ABI/testing/
- * sysfs-kernel-slab) and /proc/vmstat. Lists the caches, reports one cache
- * with its per-CPU lists and statistics, sums them up, shows the allocation
- * activity over an interval, shrinks caches and sets their tunables.
+ * sysfs-kernel-slab) and /proc/vmstat. Lists the caches, their aliases and
+ * their slabs per node, reports one cache with its per-CPU lists and
+ * statistics, sums them up, shows the allocation activity over an
+ * interval, shrinks caches and sets their tunables. The option letters
+ * mean what they mean to tools/vm/slabinfo; SLQB's own have letters
+ * slabinfo does not use.
  *
  * Build: make -C tools/slqbinfo [LDFLAGS=-static]
  */
@@ -29,42 +32,38 @@
 #define BUF_SIZE	65536
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const char * const stat_names[] = {
-	"alloc",
-	"alloc_from_page",
-	"offnode_alloc",
-	"free",
-	"remote_free",
-	"offnode_free",
-	"flush_remote_free_cache",
-	"claim_remote_free_cache",
-	"flush_free_list",
-	"page_free_partial",
-	"page_free_empty",
-	"page_alloc_partial",
-	"page_alloc_full",
-	"page_alloc",
-	"page_free",
+/*
+ * The statistics are the stat_* files the caches have (CONFIG_SLQB_STATS),
+ * whatever their names: stat_names[] is filled from the files found. The
+ * figures derived from some of them (shares, page traffic) look them up
+ * by name; a figure whose statistic is absent counts it as 0.
+ */
+enum {
+	K_ALLOC,
+	K_ALLOC_FROM_PAGE,
+	K_OFFNODE_ALLOC,
+	K_FREE,
+	K_REMOTE_FREE,
+	K_OFFNODE_FREE,
+	K_PAGE_ALLOC,
+	K_PAGE_FREE,
+	NR_KEYS
 };
 
-enum {
-	ST_ALLOC,
-	ST_ALLOC_FROM_PAGE,
-	ST_OFFNODE_ALLOC,
-	ST_FREE,
-	ST_REMOTE_FREE,
-	ST_OFFNODE_FREE,
-	ST_FLUSH_REMOTE_FREE_CACHE,
-	ST_CLAIM_REMOTE_FREE_CACHE,
-	ST_FLUSH_FREE_LIST,
-	ST_PAGE_FREE_PARTIAL,
-	ST_PAGE_FREE_EMPTY,
-	ST_PAGE_ALLOC_PARTIAL,
-	ST_PAGE_ALLOC_FULL,
-	ST_PAGE_ALLOC,
-	ST_PAGE_FREE,
-	NR_STATS
+static const char * const key_names[NR_KEYS] = {
+	[K_ALLOC]		= "alloc",
+	[K_ALLOC_FROM_PAGE]	= "alloc_from_page",
+	[K_OFFNODE_ALLOC]	= "offnode_alloc",
+	[K_FREE]		= "free",
+	[K_REMOTE_FREE]		= "remote_free",
+	[K_OFFNODE_FREE]	= "offnode_free",
+	[K_PAGE_ALLOC]		= "page_alloc",
+	[K_PAGE_FREE]		= "page_free",
 };
+
+static char **stat_names;	/* without "stat_", sorted */
+static int nr_stats;
+static int key_idx[NR_KEYS];	/* index in stat_names[], or -1 */
 
 /* The per-CPU and per-node list files, each "N C0=a ... N0=x". */
 static const char * const list_files[] = {
@@ -92,7 +91,7 @@ struct cache {
 	unsigned long cpu_freelist, cpu_rlist, remote_free;
 	long hiwater, freebatch;		/* -1: no such file */
 	int has_stats;
-	unsigned long stat[NR_STATS];
+	unsigned long *stat;			/* nr_stats, by stat_names[] */
 	unsigned long space, waste;		/* bytes */
 };
 
@@ -107,9 +106,11 @@ static int stats_noted;
 
 static int sort_size;
 static int sort_activity;
-static int skip_empty;
+static int sort_loss;
+static int show_empty;
 static int max_lines = -1;
 static int show_aliases;
+static int show_numa;
 static int have_regex;
 static regex_t pattern;
 
@@ -148,55 +149,69 @@ static char *xstrdup(const char *s)
 static void print_help(void)
 {
 	printf("slqbinfo: the caches of the SLQB slab allocator\n\n"
-	       "Usage: slqbinfo [-SAzL] [-n LINES] [REGEX]   list caches\n"
-	       "       slqbinfo -r REGEX                     report caches\n"
-	       "       slqbinfo -T [REGEX]                   totals\n"
-	       "       slqbinfo -a [-i SECONDS] [REGEX]      activity\n"
-	       "       slqbinfo -s [REGEX]                   shrink caches\n"
-	       "       slqbinfo -t CACHE hiwater=N freebatch=N   set tunables\n"
+	       "Usage: slqbinfo [-l] [-S|-A|-L] [-z] [-N LINES] [REGEX]   list caches\n"
+	       "       slqbinfo -n [-S|-A|-L] [-z] [-N LINES] [REGEX]   slabs per node\n"
+	       "       slqbinfo -a [REGEX]                              list aliases\n"
+	       "       slqbinfo -r [REGEX]                              report caches\n"
+	       "       slqbinfo -T [REGEX]                              totals\n"
+	       "       slqbinfo -D [-I SECONDS] [REGEX]                 activity\n"
+	       "       slqbinfo -s [REGEX]                              shrink caches\n"
+	       "       slqbinfo -c CACHE hiwater=N freebatch=N          set tunables\n"
 	       "\n"
-	       "Modes (the default lists the caches, sorted by name):\n"
-	       "  -r, --report REGEX   every sysfs value of each matching cache: sizes,\n"
-	       "                       usage, tunables, flags, per-CPU and per-node\n"
-	       "                       lists, and each statistic with its per-CPU\n"
-	       "                       breakdown\n"
+	       "The letters mean what they mean to tools/vm/slabinfo (SLUB's).\n"
+	       "\n"
+	       "Modes (the default lists the caches with slabs, sorted by name):\n"
+	       "  -l, --slabs          list the caches (the default)\n"
+	       "  -a, --aliases        list the aliases (merged caches) and their cache\n"
+	       "  -n, --numa           list each cache's slabs and partial slabs: on\n"
+	       "                       the per-CPU lists (CPUs) and on each node's\n"
+	       "                       list (N<n>, nodes with slabs only)\n"
+	       "  -r, --report         every sysfs value of each matching cache (all\n"
+	       "                       caches without REGEX): sizes, usage, tunables,\n"
+	       "                       flags, per-CPU and per-node lists, and each\n"
+	       "                       statistic with its per-CPU breakdown\n"
 	       "  -T, --totals         totals over all (or the matching) caches\n"
-	       "  -a, --activity       allocations and frees per cache from two samples\n"
-	       "                       taken -i SECONDS apart: counts, rates, share of\n"
+	       "  -D, --display-activity\n"
+	       "                       allocations and frees per cache from two samples\n"
+	       "                       taken -I SECONDS apart: counts, rates, share of\n"
 	       "                       remote and off-node operations, page allocator\n"
 	       "                       traffic, and the /proc/vmstat slqb_* deltas\n"
-	       "  -i, --interval SECS  the activity interval (default 1; implies -a;\n"
+	       "  -I, --interval SECS  the activity interval (default 1; implies -D;\n"
 	       "                       0: the counts since boot, no rates)\n"
 	       "  -s, --shrink         write 1 to 'shrink' of every matching cache (all\n"
 	       "                       caches without REGEX): flush the per-CPU queues\n"
 	       "                       and free empty slabs; prints slabs before/after\n"
-	       "  -t, --tune CACHE     set the tunables of CACHE from the KEY=VALUE\n"
+	       "  -c, --tune CACHE     set the tunables of CACHE from the KEY=VALUE\n"
 	       "                       arguments: hiwater=N (per-CPU freelist high\n"
 	       "                       watermark, N >= 1), freebatch=N (objects moved\n"
 	       "                       per flush, 1 <= N <= hiwater)\n"
 	       "\n"
-	       "Listing options:\n"
+	       "Listing options (-l, -n):\n"
 	       "  -S, --size           sort by memory used (largest first)\n"
-	       "  -A, --sort-activity  sort by allocations + frees since boot\n"
-	       "                       (needs CONFIG_SLQB_STATS)\n"
-	       "  -z, --zero           hide caches without slabs\n"
-	       "  -L, --aliases        list the aliases (merged caches) instead\n"
-	       "  -n, --lines N        print at most N caches\n"
+	       "  -A, --activity       sort by allocations + frees since boot, most\n"
+	       "                       active first (needs CONFIG_SLQB_STATS; also\n"
+	       "                       --sort-activity)\n"
+	       "  -L, --loss           sort by loss (Waste, in bytes; largest first)\n"
+	       "  -z, --zero           include the caches without slabs\n"
+	       "  -N, --lines N        print at most N caches\n"
 	       "\n"
 	       "Other options:\n"
-	       "  -d, --sysfs DIR      the slab sysfs directory (default\n"
+	       "  -k, --sysfs DIR      the slab sysfs directory (default\n"
 	       "                       /sys/kernel/slab; or $SLQBINFO_SYSFS)\n"
 	       "  -p, --proc DIR       the proc directory, for vmstat (default /proc;\n"
 	       "                       or $SLQBINFO_PROC)\n"
 	       "  -h, --help           this text\n"
 	       "\n"
+	       "slabinfo's -d (debug), -i (inverted), -t (tracking) and -v (validate)\n"
+	       "have nothing in SLQB's sysfs to act on and are refused.\n"
 	       "REGEX is an extended regular expression matched anywhere in the cache\n"
 	       "name or in one of its aliases ('^kmalloc-64$' for one cache).\n"
 	       "List columns: Objsize (bytes asked for), Objects (in use), Total\n"
 	       "(objects in all slabs), Slabs, Part (partial slabs), O (page order),\n"
 	       "Obj/S (objects per slab), Space (memory in slabs), Waste (share of\n"
 	       "Space not holding objects in use), Hiwat/Batch (the tunables).\n"
-	       "Statistics (stat_* files) exist only with CONFIG_SLQB_STATS=y.\n"
+	       "Statistics (stat_* files) exist only with CONFIG_SLQB_STATS=y; their\n"
+	       "names are those of the files.\n"
 	       "Exit status: 0 on success, 1 on an error, 2 on a usage error.\n");
 }
 
@@ -284,11 +299,13 @@ static void note_no_stats(void)
 
 static void read_stats(struct cache *c)
 {
-	char attr[64];
+	char attr[PATH_MAX];
 	int i;
 
+	if (!c->stat)
+		c->stat = xmalloc((nr_stats + 1) * sizeof(*c->stat));
 	c->has_stats = 0;
-	for (i = 0; i < NR_STATS; i++) {
+	for (i = 0; i < nr_stats; i++) {
 		snprintf(attr, sizeof(attr), "stat_%s", stat_names[i]);
 		if (read_attr(c->name, attr)) {
 			c->stat[i] = 0;
@@ -297,6 +314,51 @@ static void read_stats(struct cache *c)
 		c->stat[i] = strtoul(buf, NULL, 10);
 		c->has_stats = 1;
 	}
+}
+
+/* Statistic K of the values V (by stat_names[]); 0 if it is absent. */
+static unsigned long key(const unsigned long *v, int k)
+{
+	return v && key_idx[k] >= 0 ? v[key_idx[k]] : 0;
+}
+
+static int find_stat(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_stats; i++)
+		if (!strcmp(stat_names[i], name))
+			return i;
+	return -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+/* Add the stat_* files of cache NAME to stat_names[]. */
+static void find_stats(const char *name)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/%s", slab_dir, name);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "stat_", 5) || !de->d_name[5] ||
+		    find_stat(de->d_name + 5) >= 0)
+			continue;
+		stat_names = realloc(stat_names,
+				     (nr_stats + 1) * sizeof(*stat_names));
+		if (!stat_names)
+			fatal("out of memory");
+		stat_names[nr_stats++] = xstrdup(de->d_name + 5);
+	}
+	closedir(dir);
 }
 
 static void read_cache(struct cache *c)
@@ -422,6 +484,13 @@ static void load_caches(void)
 {
 	int i;
 
+	for (i = 0; i < nr_caches; i++)
+		if (matches(&caches[i]))
+			find_stats(caches[i].name);
+	if (nr_stats)
+		qsort(stat_names, nr_stats, sizeof(*stat_names), cmp_str);
+	for (i = 0; i < NR_KEYS; i++)
+		key_idx[i] = find_stat(key_names[i]);
 	for (i = 0; i < nr_caches; i++) {
 		if (!matches(&caches[i]))
 			continue;
@@ -483,11 +552,14 @@ static int cmp_list(const void *a, const void *b)
 	unsigned long vx, vy;
 
 	if (sort_activity) {
-		vx = x->stat[ST_ALLOC] + x->stat[ST_FREE];
-		vy = y->stat[ST_ALLOC] + y->stat[ST_FREE];
+		vx = key(x->stat, K_ALLOC) + key(x->stat, K_FREE);
+		vy = key(y->stat, K_ALLOC) + key(y->stat, K_FREE);
 	} else if (sort_size) {
 		vx = x->space;
 		vy = y->space;
+	} else if (sort_loss) {
+		vx = x->waste;
+		vy = y->waste;
 	} else {
 		return strcmp(x->name, y->name);
 	}
@@ -509,24 +581,35 @@ static void list_aliases(void)
 	}
 }
 
-static void list_caches(void)
+/* Sort the caches for a listing (-l, -n). */
+static void sort_caches(void)
 {
-	char s1[16];
-	int i, lines = 0;
-
 	if (sort_activity && !have_stats) {
 		note_no_stats();
 		fprintf(stderr, "slqbinfo: no statistics to sort by activity: sorted by name\n");
 		sort_activity = 0;
 	}
 	qsort(caches, nr_caches, sizeof(*caches), cmp_list);
+}
+
+static int listed(const struct cache *c)
+{
+	return matches(c) && (show_empty || c->slabs);
+}
+
+static void list_caches(void)
+{
+	char s1[16];
+	int i, lines = 0;
+
+	sort_caches();
 	printf("%-24s %7s %9s %9s %7s %6s %2s %5s %6s %6s %5s %5s\n",
 	       "Name", "Objsize", "Objects", "Total", "Slabs", "Part", "O",
 	       "Obj/S", "Space", "Waste", "Hiwat", "Batch");
 	for (i = 0; i < nr_caches; i++) {
 		struct cache *c = &caches[i];
 
-		if (!matches(c) || (skip_empty && !c->slabs))
+		if (!listed(c))
 			continue;
 		if (max_lines >= 0 && lines >= max_lines)
 			break;
@@ -593,6 +676,69 @@ static void free_breakdown(struct breakdown *b)
 	free(b->cpu);
 	free(b->node);
 	b->valid = 0;
+}
+
+/*
+ * -n: the slabs and partial slabs of each listed cache, on the per-CPU
+ * lists (the sum of the C<n> entries) and on each node's list (N<n>).
+ */
+static void list_numa(void)
+{
+	static const char * const kinds[] = { "slabs", "partial" };
+	struct breakdown *b = xmalloc(2 * nr_caches * sizeof(*b));
+	static char node_used[MAX_IDS];
+	int i, k, id, nodes = 0, lines = 0;
+
+	sort_caches();
+	memset(node_used, 0, sizeof(node_used));
+	for (i = 0; i < nr_caches; i++) {
+		if (!listed(&caches[i]))
+			continue;
+		if (max_lines >= 0 && lines >= max_lines)
+			break;
+		lines++;
+		for (k = 0; k < 2; k++) {
+			if (read_attr(caches[i].name, kinds[k]))
+				continue;
+			parse_breakdown(&b[2 * i + k], buf);
+			for (id = 0; id < MAX_IDS; id++) {
+				if (b[2 * i + k].node[id] && !node_used[id]) {
+					node_used[id] = 1;
+					nodes++;
+				}
+			}
+		}
+	}
+	printf("%-24s %-7s %9s %9s", "Name", "Kind", "Total", "CPUs");
+	if (nodes <= MAX_TABLE_COLS) {
+		for (id = 0; id < MAX_IDS; id++)
+			if (node_used[id])
+				printf(" %8s%d", "N", id);
+	} else {
+		printf("  per node (N<n>=)");
+	}
+	putchar('\n');
+	for (i = 0; i < 2 * nr_caches; i++) {
+		unsigned long cpus = 0;
+
+		if (!b[i].valid)
+			continue;
+		for (id = 0; id < MAX_IDS; id++)
+			cpus += b[i].cpu[id];
+		printf("%-24s %-7s %9lu %9lu", caches[i / 2].name, kinds[i % 2],
+		       b[i].total, cpus);
+		for (id = 0; id < MAX_IDS; id++) {
+			if (nodes > MAX_TABLE_COLS) {
+				if (b[i].node[id])
+					printf(" N%d=%lu", id, b[i].node[id]);
+			} else if (node_used[id]) {
+				printf(" %9lu", b[i].node[id]);
+			}
+		}
+		putchar('\n');
+		free_breakdown(&b[i]);
+	}
+	free(b);
 }
 
 /* Print rows NAMES of cache C as a table: Total, then C<n>, then N<n>. */
@@ -677,11 +823,6 @@ static int is_known(const char *attr)
 	return !strncmp(attr, "stat_", 5);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char * const *)a, *(char * const *)b);
-}
-
 /* Every readable file of the cache not shown in another section. */
 static void report_other_files(const struct cache *c)
 {
@@ -718,9 +859,8 @@ static void report_other_files(const struct cache *c)
 
 static void report_cache(const struct cache *c)
 {
-	static const char *stat_files[NR_STATS];
-	static char stat_file_names[NR_STATS][48];
 	char s1[16], s2[16];
+	char **files;
 	int i, n;
 
 	printf("%s: %s cache, %s/%s\n", c->name, is_slqb ? "SLQB" : "slab",
@@ -766,23 +906,29 @@ static void report_cache(const struct cache *c)
 	if (!c->has_stats) {
 		note_no_stats();
 	} else {
-		for (i = 0; i < NR_STATS; i++) {
-			snprintf(stat_file_names[i], sizeof(stat_file_names[i]),
-				 "stat_%s", stat_names[i]);
-			stat_files[i] = stat_file_names[i];
+		files = xmalloc(nr_stats * sizeof(*files));
+		for (i = 0; i < nr_stats; i++) {
+			snprintf(buf, sizeof(buf), "stat_%s", stat_names[i]);
+			files[i] = xstrdup(buf);
 		}
-		print_table("Statistics", c->name, stat_files, stat_files,
-			    NR_STATS);
+		print_table("Statistics", c->name,
+			    (const char * const *)files,
+			    (const char * const *)files, nr_stats);
+		for (i = 0; i < nr_stats; i++)
+			free(files[i]);
+		free(files);
 		printf("\n  %-28s %.1f%% of allocations\n", "from a slab page",
-		       percent(c->stat[ST_ALLOC_FROM_PAGE], c->stat[ST_ALLOC]));
+		       percent(key(c->stat, K_ALLOC_FROM_PAGE),
+			       key(c->stat, K_ALLOC)));
 		printf("  %-28s %.1f%% of allocations\n", "off-node",
-		       percent(c->stat[ST_OFFNODE_ALLOC], c->stat[ST_ALLOC]));
+		       percent(key(c->stat, K_OFFNODE_ALLOC),
+			       key(c->stat, K_ALLOC)));
 		printf("  %-28s %.1f%% of frees\n", "remote",
-		       percent(c->stat[ST_REMOTE_FREE], c->stat[ST_FREE]));
+		       percent(key(c->stat, K_REMOTE_FREE), key(c->stat, K_FREE)));
 		printf("  %-28s %.1f%% of frees\n", "off-node",
-		       percent(c->stat[ST_OFFNODE_FREE], c->stat[ST_FREE]));
+		       percent(key(c->stat, K_OFFNODE_FREE), key(c->stat, K_FREE)));
 		printf("  %-28s %lu allocated, %lu freed\n", "slab pages",
-		       c->stat[ST_PAGE_ALLOC], c->stat[ST_PAGE_FREE]);
+		       key(c->stat, K_PAGE_ALLOC), key(c->stat, K_PAGE_FREE));
 	}
 	report_other_files(c);
 }
@@ -806,7 +952,8 @@ static void totals(void)
 	struct cache *big = NULL, *most = NULL, *worst = NULL;
 	unsigned long objects = 0, total_objects = 0, slabs = 0, partial = 0;
 	unsigned long space = 0, waste = 0, used = 0, queued = 0;
-	unsigned long fl = 0, rl = 0, rf = 0, st[NR_STATS] = { 0 };
+	unsigned long fl = 0, rl = 0, rf = 0;
+	unsigned long *st = xmalloc((nr_stats + 1) * sizeof(*st));
 	int i, j, n = 0, active = 0, aliases = 0, stats = 0;
 	char s1[16], s2[16], s3[16];
 
@@ -830,7 +977,7 @@ static void totals(void)
 		rf += c->remote_free;
 		if (c->has_stats) {
 			stats++;
-			for (j = 0; j < NR_STATS; j++)
+			for (j = 0; j < nr_stats; j++)
 				st[j] += c->stat[j];
 		}
 		if (!big || c->space > big->space)
@@ -858,47 +1005,92 @@ static void totals(void)
 		       human(worst->waste, s2, sizeof(s2)));
 	if (!stats) {
 		note_no_stats();
+		free(st);
 		return;
 	}
 	printf("Statistics since boot (%d caches):\n", stats);
-	for (j = 0; j < NR_STATS; j++)
+	for (j = 0; j < nr_stats; j++)
 		printf("  %-28s %lu\n", stat_names[j], st[j]);
 	printf("  remote frees %.1f%% of frees, off-node allocations %.1f%% of allocations\n",
-	       percent(st[ST_REMOTE_FREE], st[ST_FREE]),
-	       percent(st[ST_OFFNODE_ALLOC], st[ST_ALLOC]));
+	       percent(key(st, K_REMOTE_FREE), key(st, K_FREE)),
+	       percent(key(st, K_OFFNODE_ALLOC), key(st, K_ALLOC)));
+	free(st);
 }
 
-/* The slqb_* lines of /proc/vmstat into VALS; the number found. */
-static int read_vmstat(unsigned long *vals)
+/* The slqb_* lines of /proc/vmstat, names without "slqb_", in its order. */
+struct vmstat {
+	int n;
+	char **name;
+	unsigned long *val;
+};
+
+static void read_vmstat(struct vmstat *vm)
 {
 	char path[PATH_MAX], name[64];
 	unsigned long v;
 	FILE *f;
-	int i, found = 0;
 
-	memset(vals, 0, NR_STATS * sizeof(*vals));
+	memset(vm, 0, sizeof(*vm));
 	snprintf(path, sizeof(path), "%s/vmstat", proc_dir);
 	f = fopen(path, "r");
 	if (!f)
-		return 0;
+		return;
 	while (fscanf(f, "%63s %lu", name, &v) == 2) {
 		if (strncmp(name, "slqb_", 5))
 			continue;
-		for (i = 0; i < NR_STATS; i++) {
-			if (!strcmp(name + 5, stat_names[i])) {
-				vals[i] = v;
-				found++;
-			}
-		}
+		vm->name = realloc(vm->name, (vm->n + 1) * sizeof(*vm->name));
+		vm->val = realloc(vm->val, (vm->n + 1) * sizeof(*vm->val));
+		if (!vm->name || !vm->val)
+			fatal("out of memory");
+		vm->name[vm->n] = xstrdup(name + 5);
+		vm->val[vm->n++] = v;
 	}
 	fclose(f);
-	return found;
+}
+
+/* The /proc/vmstat count slqb_NAME; 0 if there is none. */
+static unsigned long vm_get(const struct vmstat *vm, const char *name)
+{
+	int i;
+
+	for (i = 0; i < vm->n; i++)
+		if (!strcmp(vm->name[i], name))
+			return vm->val[i];
+	return 0;
+}
+
+static void free_vmstat(struct vmstat *vm)
+{
+	int i;
+
+	for (i = 0; i < vm->n; i++)
+		free(vm->name[i]);
+	free(vm->name);
+	free(vm->val);
+	memset(vm, 0, sizeof(*vm));
 }
 
 struct sample {
-	unsigned long stat[NR_STATS];
+	unsigned long *stat;	/* nr_stats */
 	unsigned long objects, slabs;
 };
+
+static struct sample *new_samples(void)
+{
+	struct sample *s = xmalloc(nr_caches * sizeof(*s));
+	unsigned long *st = xmalloc((nr_caches * nr_stats + 1) * sizeof(*st));
+	int i;
+
+	for (i = 0; i < nr_caches; i++)
+		s[i].stat = st + i * nr_stats;
+	return s;
+}
+
+static void free_samples(struct sample *s)
+{
+	free(s[0].stat);
+	free(s);
+}
 
 static void take_sample(struct sample *s)
 {
@@ -912,21 +1104,21 @@ static void take_sample(struct sample *s)
 		read_stats(c);
 		s[i].objects = get_ulong(c->name, "objects", 0);
 		s[i].slabs = get_ulong(c->name, "slabs", 0);
-		memcpy(s[i].stat, c->stat, sizeof(s[i].stat));
+		memcpy(s[i].stat, c->stat, nr_stats * sizeof(*s[i].stat));
 	}
 }
 
 struct delta {
 	struct cache *c;
-	unsigned long d[NR_STATS];
+	unsigned long *d;	/* nr_stats */
 	long dobjects, dslabs;
 };
 
 static int cmp_delta(const void *a, const void *b)
 {
 	const struct delta *x = a, *y = b;
-	unsigned long vx = x->d[ST_ALLOC] + x->d[ST_FREE];
-	unsigned long vy = y->d[ST_ALLOC] + y->d[ST_FREE];
+	unsigned long vx = key(x->d, K_ALLOC) + key(x->d, K_FREE);
+	unsigned long vy = key(y->d, K_ALLOC) + key(y->d, K_FREE);
 
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
@@ -943,36 +1135,78 @@ static void print_rate(unsigned long v, int secs)
 		printf(" %9s", "-");
 }
 
+/* The statistics columns of -D: counts, rates, shares, page traffic. */
+static void print_activity(const char *name, const unsigned long *v, int secs)
+{
+	printf("%-24s %10lu %10lu", name, key(v, K_ALLOC), key(v, K_FREE));
+	print_rate(key(v, K_ALLOC), secs);
+	print_rate(key(v, K_FREE), secs);
+	printf(" %6.1f%% %6.1f%% %7lu %7lu",
+	       percent(key(v, K_REMOTE_FREE), key(v, K_FREE)),
+	       percent(key(v, K_OFFNODE_ALLOC), key(v, K_ALLOC)),
+	       key(v, K_PAGE_ALLOC), key(v, K_PAGE_FREE));
+}
+
+static void print_vmstat(const struct vmstat *v0, const struct vmstat *v1,
+			 int secs)
+{
+	unsigned long d[NR_KEYS];
+	int j;
+
+	if (!v1->n) {
+		printf("%s/vmstat: no slqb_* counters\n", proc_dir);
+		return;
+	}
+	printf("\n%-36s %10s %9s\n", "/proc/vmstat (all caches)", "Count",
+	       "Per s");
+	for (j = 0; j < v1->n; j++) {
+		unsigned long v = v1->val[j] - vm_get(v0, v1->name[j]);
+
+		printf("  slqb_%-29s %10lu", v1->name[j], v);
+		print_rate(v, secs);
+		putchar('\n');
+	}
+	for (j = 0; j < NR_KEYS; j++)
+		d[j] = vm_get(v1, key_names[j]) - vm_get(v0, key_names[j]);
+	printf("  remote frees %.1f%% of frees, %lu slab pages allocated, %lu freed\n",
+	       percent(d[K_REMOTE_FREE], d[K_FREE]), d[K_PAGE_ALLOC],
+	       d[K_PAGE_FREE]);
+}
+
 static void activity(int secs)
 {
-	struct sample *s0 = xmalloc(nr_caches * sizeof(*s0));
-	struct sample *s1 = xmalloc(nr_caches * sizeof(*s1));
+	struct sample *s0 = new_samples();
+	struct sample *s1 = new_samples();
 	struct delta *d = xmalloc(nr_caches * sizeof(*d));
-	struct delta sum;
-	unsigned long v0[NR_STATS], v1[NR_STATS];
-	int i, j, n = 0, shown = 0, nvm;
+	unsigned long *dd = xmalloc((nr_caches * nr_stats + 1) * sizeof(*dd));
+	unsigned long *sum = xmalloc((nr_stats + 1) * sizeof(*sum));
+	struct vmstat v0, v1;
+	int i, j, n = 0, shown = 0;
 
-	/* -i 0: the counts since boot, against an all-zero first sample */
-	nvm = read_vmstat(v0);
+	/* -I 0: the counts since boot, against an all-zero first sample */
+	memset(&v0, 0, sizeof(v0));
 	if (secs) {
+		read_vmstat(&v0);
 		take_sample(s0);
 		sleep(secs);
-	} else {
-		memset(v0, 0, sizeof(v0));
 	}
-	nvm = read_vmstat(v1);
+	read_vmstat(&v1);
 	take_sample(s1);
-	if (!secs)
-		memcpy(s0, s1, nr_caches * sizeof(*s0));
+	if (!secs) {
+		for (i = 0; i < nr_caches; i++) {
+			s0[i].objects = s1[i].objects;
+			s0[i].slabs = s1[i].slabs;
+		}
+	}
 
-	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < nr_caches; i++) {
 		if (!matches(&caches[i]))
 			continue;
 		d[n].c = &caches[i];
-		for (j = 0; j < NR_STATS; j++) {
-			d[n].d[j] = s1[i].stat[j] - (secs ? s0[i].stat[j] : 0);
-			sum.d[j] += d[n].d[j];
+		d[n].d = dd + n * nr_stats;
+		for (j = 0; j < nr_stats; j++) {
+			d[n].d[j] = s1[i].stat[j] - s0[i].stat[j];
+			sum[j] += d[n].d[j];
 		}
 		d[n].dobjects = (long)(s1[i].objects - s0[i].objects);
 		d[n].dslabs = (long)(s1[i].slabs - s0[i].slabs);
@@ -991,32 +1225,19 @@ static void activity(int secs)
 		for (i = 0; i < n; i++) {
 			const unsigned long *v = d[i].d;
 
-			if (!v[ST_ALLOC] && !v[ST_FREE] && !d[i].dobjects)
+			if (!key(v, K_ALLOC) && !key(v, K_FREE) && !d[i].dobjects)
 				continue;
 			if (max_lines >= 0 && shown >= max_lines)
 				break;
 			shown++;
-			printf("%-24s %10lu %10lu", d[i].c->name, v[ST_ALLOC],
-			       v[ST_FREE]);
-			print_rate(v[ST_ALLOC], secs);
-			print_rate(v[ST_FREE], secs);
-			printf(" %6.1f%% %6.1f%% %7lu %7lu",
-			       percent(v[ST_REMOTE_FREE], v[ST_FREE]),
-			       percent(v[ST_OFFNODE_ALLOC], v[ST_ALLOC]),
-			       v[ST_PAGE_ALLOC], v[ST_PAGE_FREE]);
+			print_activity(d[i].c->name, v, secs);
 			if (secs)
 				printf(" %7ld\n", d[i].dobjects);
 			else
 				printf(" %7s\n", "-");
 		}
-		printf("%-24s %10lu %10lu", "(all)", sum.d[ST_ALLOC],
-		       sum.d[ST_FREE]);
-		print_rate(sum.d[ST_ALLOC], secs);
-		print_rate(sum.d[ST_FREE], secs);
-		printf(" %6.1f%% %6.1f%% %7lu %7lu\n",
-		       percent(sum.d[ST_REMOTE_FREE], sum.d[ST_FREE]),
-		       percent(sum.d[ST_OFFNODE_ALLOC], sum.d[ST_ALLOC]),
-		       sum.d[ST_PAGE_ALLOC], sum.d[ST_PAGE_FREE]);
+		print_activity("(all)", sum, secs);
+		putchar('\n');
 	} else {
 		note_no_stats();
 		if (secs) {
@@ -1035,24 +1256,13 @@ static void activity(int secs)
 		}
 	}
 
-	if (!nvm) {
-		printf("%s/vmstat: no slqb_* counters\n", proc_dir);
-	} else {
-		printf("\n%-36s %10s %9s\n", "/proc/vmstat (all caches)", "Count",
-		       "Per s");
-		for (j = 0; j < NR_STATS; j++) {
-			printf("  slqb_%-29s %10lu", stat_names[j], v1[j] - v0[j]);
-			print_rate(v1[j] - v0[j], secs);
-			putchar('\n');
-		}
-		printf("  remote frees %.1f%% of frees, %lu slab pages allocated, %lu freed\n",
-		       percent(v1[ST_REMOTE_FREE] - v0[ST_REMOTE_FREE],
-			       v1[ST_FREE] - v0[ST_FREE]),
-		       v1[ST_PAGE_ALLOC] - v0[ST_PAGE_ALLOC],
-		       v1[ST_PAGE_FREE] - v0[ST_PAGE_FREE]);
-	}
-	free(s0);
-	free(s1);
+	print_vmstat(&v0, &v1, secs);
+	free_vmstat(&v0);
+	free_vmstat(&v1);
+	free_samples(s0);
+	free_samples(s1);
+	free(dd);
+	free(sum);
 	free(d);
 }
 
@@ -1128,7 +1338,7 @@ static int tune(const char *name, int argc, char **argv)
 		fatal("no cache '%s' in %s", name, slab_dir);
 	read_cache(c);
 	if (!argc)
-		fatal("-t %s: nothing to set (give hiwater=N and/or freebatch=N)", name);
+		fatal("-c %s: nothing to set (give hiwater=N and/or freebatch=N)", name);
 	if (c->hiwater < 0 || c->freebatch < 0)
 		fatal("%s: no hiwater/freebatch files in %s/%s (not SLQB)", name,
 		      slab_dir, c->name);
@@ -1178,19 +1388,54 @@ static void usage_error(const char *fmt, const char *arg)
 	exit(2);
 }
 
+/*
+ * slabinfo's letters for what SLQB's sysfs has nothing to act on: refused,
+ * rather than taken for something else.
+ */
+static const struct {
+	int letter;
+	const char *what;	/* what it does in slabinfo, why not here */
+	const char *hint;	/* where the former slqbinfo -LETTER went */
+} not_slqb[] = {
+	{ 'd', "switches debug options at run time; SLQB's are set at boot (slqb_debug=)",
+	  ". The sysfs directory is -k DIR" },
+	{ 'i', "inverts the list", ". The activity interval is -I SECS" },
+	{ 't', "shows the alloc/free traces; SLQB exports none",
+	  ". Tunables are set with -c CACHE" },
+	{ 'v', "validates the slabs; SLQB has no validate file", "" },
+};
+
+static void refuse(int letter)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(not_slqb); i++) {
+		if (not_slqb[i].letter != letter)
+			continue;
+		fprintf(stderr, "slqbinfo: -%c: slabinfo's -%c %s%s (slqbinfo -h for help)\n",
+			letter, letter, not_slqb[i].what, not_slqb[i].hint);
+		exit(2);
+	}
+	usage_error("%s", "unknown option or missing argument");
+}
+
 static const struct option opts[] = {
-	{ "activity",		no_argument,		NULL, 'a' },
+	{ "aliases",		no_argument,		NULL, 'a' },
+	{ "activity",		no_argument,		NULL, 'A' },
 	{ "sort-activity",	no_argument,		NULL, 'A' },
-	{ "sysfs",		required_argument,	NULL, 'd' },
+	{ "tune",		required_argument,	NULL, 'c' },
+	{ "display-activity",	no_argument,		NULL, 'D' },
 	{ "help",		no_argument,		NULL, 'h' },
-	{ "interval",		required_argument,	NULL, 'i' },
-	{ "aliases",		no_argument,		NULL, 'L' },
-	{ "lines",		required_argument,	NULL, 'n' },
+	{ "interval",		required_argument,	NULL, 'I' },
+	{ "sysfs",		required_argument,	NULL, 'k' },
+	{ "slabs",		no_argument,		NULL, 'l' },
+	{ "loss",		no_argument,		NULL, 'L' },
+	{ "numa",		no_argument,		NULL, 'n' },
+	{ "lines",		required_argument,	NULL, 'N' },
 	{ "proc",		required_argument,	NULL, 'p' },
-	{ "report",		required_argument,	NULL, 'r' },
+	{ "report",		no_argument,		NULL, 'r' },
 	{ "shrink",		no_argument,		NULL, 's' },
 	{ "size",		no_argument,		NULL, 'S' },
-	{ "tune",		required_argument,	NULL, 't' },
 	{ "totals",		no_argument,		NULL, 'T' },
 	{ "zero",		no_argument,		NULL, 'z' },
 	{ NULL,			0,			NULL, 0 }
@@ -1211,41 +1456,51 @@ int main(int argc, char *argv[])
 		proc_dir = env;
 	page_size = sysconf(_SC_PAGESIZE);
 
-	while ((c = getopt_long(argc, argv, "aAd:hi:Ln:p:r:sSt:Tz", opts,
+	while ((c = getopt_long(argc, argv, "aAc:DhI:k:lLnN:p:rsSTzditv", opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			show_activity = 1;
+			show_aliases = 1;
 			break;
 		case 'A':
 			sort_activity = 1;
 			break;
-		case 'd':
-			slab_dir = optarg;
+		case 'c':
+			tune_name = optarg;
+			break;
+		case 'D':
+			show_activity = 1;
 			break;
 		case 'h':
 			print_help();
 			return EXIT_SUCCESS;
-		case 'i':
+		case 'I':
 			interval = strtol(optarg, &end, 10);
 			if (*end || !*optarg || interval < 0 || interval > 86400)
-				usage_error("-i '%s': expected seconds, 0 to 86400", optarg);
+				usage_error("-I '%s': expected seconds, 0 to 86400", optarg);
 			show_activity = 1;
 			break;
+		case 'k':
+			slab_dir = optarg;
+			break;
+		case 'l':
+			break;
 		case 'L':
-			show_aliases = 1;
+			sort_loss = 1;
 			break;
 		case 'n':
+			show_numa = 1;
+			break;
+		case 'N':
 			max_lines = strtol(optarg, &end, 10);
 			if (*end || !*optarg || max_lines < 0)
-				usage_error("-n '%s': expected a number of lines", optarg);
+				usage_error("-N '%s': expected a number of lines", optarg);
 			break;
 		case 'p':
 			proc_dir = optarg;
 			break;
 		case 'r':
 			show_report = 1;
-			regex = optarg;
 			break;
 		case 's':
 			do_shrink = 1;
@@ -1253,25 +1508,24 @@ int main(int argc, char *argv[])
 		case 'S':
 			sort_size = 1;
 			break;
-		case 't':
-			tune_name = optarg;
-			break;
 		case 'T':
 			show_totals = 1;
 			break;
 		case 'z':
-			skip_empty = 1;
+			show_empty = 1;
 			break;
 		default:
-			usage_error("%s", "unknown option or missing argument");
+			refuse(c);
 		}
 	}
 	modes = show_report + show_totals + show_activity + do_shrink + !!tune_name;
 	if (modes > 1)
-		usage_error("%s", "-r, -T, -a, -s and -t cannot be combined");
+		usage_error("%s", "-r, -T, -D, -s and -c cannot be combined");
+	if (sort_size + sort_activity + sort_loss > 1)
+		usage_error("%s", "-S, -A and -L cannot be combined");
 	if (!tune_name && optind < argc) {
-		if (regex || optind + 1 < argc)
-			usage_error("unexpected argument '%s'", argv[optind]);
+		if (optind + 1 < argc)
+			usage_error("unexpected argument '%s'", argv[optind + 1]);
 		regex = argv[optind++];
 	}
 	if (regex) {
@@ -1298,6 +1552,8 @@ int main(int argc, char *argv[])
 		activity(interval);
 	else if (show_aliases)
 		list_aliases();
+	else if (show_numa)
+		list_numa();
 	else
 		list_caches();
 	if (fflush(stdout) || ferror(stdout))

@@ -45,11 +45,12 @@ refused() {	# NAME: the last sq must have failed with one line on stderr
 
 [ -x "$SQ" ] || { fail slqbinfo "no slqbinfo binary at $SQ"; exit 1; }
 
-# --- the fixture: two caches, an alias, statistics, /proc/vmstat ---
+# --- the fixture: two caches, an empty one, an alias, statistics (one of
+# them a name slqbinfo has never heard of), /proc/vmstat ---
 mkfixture() {
 	fx=$1
 	rm -rf "$fx"
-	mkdir -p "$fx/slab/kmalloc-64" "$fx/slab/big-cache" "$fx/proc"
+	mkdir -p "$fx/slab/kmalloc-64" "$fx/slab/big-cache" "$fx/slab/zero-cache" "$fx/proc"
 	c=$fx/slab/kmalloc-64
 	for kv in object_size=64 slab_size=64 align=64 objs_per_slab=64 order=0 \
 		objects=100 total_objects=128 "slabs=2 N0=1 N1=1" "partial=1 C1=1" \
@@ -63,7 +64,7 @@ mkfixture() {
 		stat_flush_remote_free_cache=0 stat_claim_remote_free_cache=0 \
 		stat_flush_free_list=0 stat_page_free_partial=0 \
 		stat_page_free_empty=0 stat_page_alloc_partial=0 \
-		stat_page_alloc_full=0 stat_page_free=0; do
+		stat_page_alloc_full=0 stat_page_free=0 "stat_new_event=7 C0=7"; do
 		echo "${kv#*=}" > "$c/${kv%%=*}"
 	done
 	c=$fx/slab/big-cache
@@ -73,31 +74,54 @@ mkfixture() {
 		ctor=foo_ctor "stat_alloc=50 C3=50" "stat_free=34 C3=34"; do
 		echo "${kv#*=}" > "$c/${kv%%=*}"
 	done
+	c=$fx/slab/zero-cache
+	for kv in object_size=32 slab_size=32 align=8 objs_per_slab=128 order=0 \
+		objects=0 total_objects=0 slabs=0 partial=0 hiwater=512 freebatch=128; do
+		echo "${kv#*=}" > "$c/${kv%%=*}"
+	done
 	ln -s kmalloc-64 "$fx/slab/foo-64"
-	printf 'nr_free_pages 1000\nslqb_alloc 5000\nslqb_free 4000\nslqb_remote_free 1000\n' > "$fx/proc/vmstat"
+	printf 'nr_free_pages 1000\nslqb_alloc 5000\nslqb_free 4000\nslqb_remote_free 1000\nslqb_new_event 3\n' > "$fx/proc/vmstat"
 }
 
 F=$T/fx
 mkfixture "$F"
 export SLQBINFO_PROC="$F/proc"
-sq -d "$F/slab"
+sq -k "$F/slab"
 expect fx-list "64 100 128 2 1 0 64 8.0K 21.9% 1024 256" "$(data kmalloc-64)"
 expect fx-list-big "4096 16 16 2 0 3 8 64K 0.0% 16 4" "$(data big-cache)"
 expect fx-list-by-name big-cache "$(first)"
-sq -d "$F/slab" -S
+expect fx-list-no-empty "3 " "$(wc -l < "$T/out") $(data zero-cache)"
+sq -k "$F/slab" -l
+expect fx-list-l "0 big-cache 3" "$rc $(first) $(wc -l < "$T/out")"
+sq -k "$F/slab" -z
+expect fx-list-zero "32 0 0 0 0 0 128 0 0.0% 512 128" "$(data zero-cache)"
+sq -k "$F/slab" -S
 expect fx-sort-size big-cache "$(first)"
-sq -d "$F/slab" -A
+sq -k "$F/slab" -A
 expect fx-sort-activity kmalloc-64 "$(first)"
-sq -d "$F/slab" -n 1
+sq -k "$F/slab" -L
+expect fx-sort-loss kmalloc-64 "$(first)"
+sq -k "$F/slab" -S -L
+expect fx-sort-exclusive 2 "$rc"
+sq -k "$F/slab" -N 1
 expect fx-lines 2 "$(wc -l < "$T/out")"
-sq -d "$F/slab" -L
+sq -k "$F/slab" -a
 expect fx-aliases "kmalloc-64" "$(data foo-64)"
 export SLQBINFO_SYSFS="$F/slab"
 sq -z big
 unset SLQBINFO_SYSFS
 expect fx-env-regex "0 big-cache" "$(wc -l < "$T/err") $(first)"
 
-sq -d "$F/slab" -r foo-64	# an alias names its cache
+sq -k "$F/slab" -n
+expect fx-numa-header "Kind Total CPUs N0 N1" "$(data Name)"
+expect fx-numa-slabs "2 0 1 1" "$(awk '$1 == "kmalloc-64" && $2 == "slabs" { print $3, $4, $5, $6 }' "$T/out")"
+expect fx-numa-partial "1 1 0 0" "$(awk '$1 == "kmalloc-64" && $2 == "partial" { print $3, $4, $5, $6 }' "$T/out")"
+expect fx-numa-big "2 0 0 2" "$(awk '$1 == "big-cache" && $2 == "slabs" { print $3, $4, $5, $6 }' "$T/out")"
+expect fx-numa-no-empty "5 0" "$(wc -l < "$T/out") $(grep -c zero-cache "$T/out")"
+sq -k "$F/slab" -n -z
+expect fx-numa-zero "0 0" "$(awk '$1 == "zero-cache" && $2 == "slabs" { print $3, $4 }' "$T/out")"
+
+sq -k "$F/slab" -r foo-64	# an alias names its cache
 expect fx-report-alias "kmalloc-64:" "$(awk 'NR == 1 { print $1 }' "$T/out")"
 expect fx-report-hiwater 1024 "$(data hiwater)"
 expect fx-report-lists "C0 C1 C2 C3 N0 N1" "$(data Lists | cut -d' ' -f2-)"
@@ -107,56 +131,66 @@ expect fx-report-remote "3 0 0 0 3 0 0" "$(data remote_free)"
 expect fx-report-stats "C0 C1 C2" "$(data Statistics | cut -d' ' -f2-)"
 expect fx-report-alloc "1000 600 400 0" "$(data stat_alloc)"
 expect fx-report-free "900 500 0 400" "$(data stat_free)"
+expect fx-report-newstat "7 7 0 0" "$(data stat_new_event)"
 expect fx-report-ratio "33.3% of frees" "$(grep -m1 '^  remote ' "$T/out" | sed 's/^  remote *//')"
 expect fx-report-flags "hwcache_align" "$(data flags)"
+sq -k "$F/slab" -r	# no REGEX: every cache, the empty one too
+expect fx-report-all "0 big-cache: kmalloc-64: zero-cache:" "$rc $(grep -o '^[^ ]*: ' "$T/out" | tr -d '\n' | sed 's/ $//')"
 
-sq -d "$F/slab" -T
-expect fx-totals "Slab caches: 2 (2 with slabs), 1 aliases, SLQB" "$(sed -n 1p "$T/out")"
+sq -k "$F/slab" -T
+expect fx-totals "Slab caches: 3 (2 with slabs), 1 aliases, SLQB" "$(sed -n 1p "$T/out")"
 expect fx-totals-objects "116 of 144 13" "$(sed -n 's/^Objects: \([0-9]*\) in use of \([0-9]*\) ([^)]*), \([0-9]*\) in per-CPU.*/\1 of \2 \3/p' "$T/out")"
 expect fx-totals-slabs "Slabs: 4, 1 partial (25.0%)" "$(grep '^Slabs:' "$T/out")"
 expect fx-totals-alloc 1050 "$(data alloc)"
+expect fx-totals-newstat 7 "$(data new_event)"
 
-sq -d "$F/slab" -a -i 0
+sq -k "$F/slab" -D -I 0
 expect fx-activity "1000 900 - - 33.3% 10.0% 2 0 -" "$(data kmalloc-64)"
 expect fx-activity-all "1050 934 - - 32.1% 9.5% 2 0" "$(data '(all)')"
 expect fx-activity-vmstat "5000 -" "$(data slqb_alloc)"
-sq -d "$F/slab" -i 1
+expect fx-activity-vmstat-new "3 -" "$(data slqb_new_event)"
+sq -k "$F/slab" -I 1
 expect fx-activity-rate "0 0 0 0" "$(data '(all)' | cut -d' ' -f1-4)"
 
-sq -d "$F/slab" -t kmalloc-64 hiwater=64 freebatch=32
+sq -k "$F/slab" -c kmalloc-64 hiwater=64 freebatch=32
 expect fx-tune "0 64 32" "$rc $(cat "$F/slab/kmalloc-64/hiwater") $(cat "$F/slab/kmalloc-64/freebatch")"
 for bad in freebatch=0 hiwater=-1 hiwater=abc hiwater= hiwater=16 freebatch=65 bogus=3; do
-	sq -d "$F/slab" -t kmalloc-64 "$bad"
+	sq -k "$F/slab" -c kmalloc-64 "$bad"
 	refused "fx-tune-refused:$bad"
 	expect "fx-tune-unchanged:$bad" "64 32" "$(cat "$F/slab/kmalloc-64/hiwater") $(cat "$F/slab/kmalloc-64/freebatch")"
 done
-sq -d "$F/slab" -t kmalloc-64
+sq -k "$F/slab" -c kmalloc-64
 refused fx-tune-nothing
-sq -d "$F/slab" -t nosuch hiwater=8
+sq -k "$F/slab" -c nosuch hiwater=8
 refused fx-tune-nosuch
-sq -d "$F/slab" -s kmalloc
+sq -k "$F/slab" -s kmalloc
 expect fx-shrink "0 1" "$rc $(cat "$F/slab/kmalloc-64/shrink")"
 
-sq -d "$T/nonexistent"
+sq -k "$T/nonexistent"
 refused fx-no-sysfs
-sq -d "$F/slab" nomatch
+sq -k "$F/slab" nomatch
 refused fx-no-match
-sq -d "$F/slab" -Q
+sq -k "$F/slab" -Q
 expect fx-bad-option 2 "$rc"
+# slabinfo's letters SLQB has nothing for (three were slqbinfo's before): refused
+for o in -d -i -t -v; do
+	sq -k "$F/slab" $o 1
+	expect "fx-slabinfo-only:$o" "2 1" "$rc $(grep -c "slabinfo's $o" "$T/err")"
+done
 sq -h
 missing=
-for o in -r -T -a -i -s -t -S -A -z -L -n -d -p -h; do
+for o in -l -a -n -r -T -D -I -s -c -S -A -L -z -N -k -p -h; do
 	grep -q -- "^  $o, --" "$T/out" || missing="$missing $o"
 done
 expect fx-help "0 " "$rc $missing"
 
 rm -f "$F"/slab/*/stat_*	# a kernel without CONFIG_SLQB_STATS
-for args in "-r kmalloc-64" -T "-a -i 0" -A; do
+for args in "-r kmalloc-64" -T "-D -I 0" -A; do
 	# shellcheck disable=SC2086 # args are words
-	sq -d "$F/slab" $args
+	sq -k "$F/slab" $args
 	expect "fx-nostats:$args" "0 1 1" "$rc $(grep -c 'CONFIG_SLQB_STATS' "$T/err") $(grep -c -m1 . "$T/out")"
 done
-sq -d "$F/slab" -r kmalloc-64
+sq -k "$F/slab" -r kmalloc-64
 expect fx-nostats-report "64 10 6 0 4 0 0 0" "$(data hiwater) $(data cpu_freelist)"
 unset SLQBINFO_PROC
 
@@ -182,8 +216,10 @@ else
 fi
 
 if [ -n "$have_sysfs" ]; then
-	t0=$(date +%s)
-	for args in "" -S -A -z -L "-n 5" -T '-r ^kmalloc-64$' "-a -i 1" "-a -i 0" "-i 2 kmalloc"; do
+	t0=$(date +%s) runs=0
+	for args in "" -l -S -A -L -z -a -n "-n -z" "-N 5" -T '-r ^kmalloc-64$' \
+		"-D -I 1" "-D -I 0" "-I 2 kmalloc"; do
+		runs=$((runs + 1))
 		# shellcheck disable=SC2086 # args are words
 		sq $args
 		if [ "$rc" = 0 ] && [ -s "$T/out" ]; then
@@ -192,8 +228,8 @@ if [ -n "$have_sysfs" ]; then
 			fail "mode:${args:-list}" "rc=$rc, $(wc -l < "$T/out") lines, stderr: $(head -2 "$T/err")"
 		fi
 	done
-	echo "observe: slqbinfo's 11 runs took $(($(date +%s) - t0)) s"
-	sq -d /sys/kernel/nonexistent
+	echo "observe: slqbinfo's $runs runs took $(($(date +%s) - t0)) s"
+	sq -k /sys/kernel/nonexistent
 	refused no-sysfs
 	sq nosuchcache
 	refused no-match
@@ -222,7 +258,7 @@ if [ -n "$have_sysfs" ]; then
 		for try in 1 2 3; do
 			sysfs_row "$name"
 			before=$row
-			sq "^$name\$"
+			sq -z "^$name\$"	# -z: an empty cache too
 			sysfs_row "$name"
 			after=$row
 			[ "$before" = "$after" ] || continue
@@ -244,7 +280,7 @@ if [ -n "$have_sysfs" ]; then
 	done
 	sq -T
 	expect totals-caches "$caches $aliases" "$(sed -n 's/^Slab caches: \([0-9]*\) .*, \([0-9]*\) aliases.*/\1 \2/p' "$T/out")"
-	sq -L
+	sq -a
 	expect aliases-listed "$aliases" "$(($(wc -l < "$T/out") - 1))"
 
 	sq -r '^kmalloc-64$'
@@ -256,8 +292,11 @@ if [ -n "$have_sysfs" ]; then
 		expect report-nostats "1" "$(grep -c CONFIG_SLQB_STATS "$T/err")"
 	fi
 
+	sq -n -z '^kmalloc-64$'
+	expect numa-rows "slabs partial" "$(awk '$1 == "kmalloc-64" { printf "%s%s", s, $2; s = " " }' "$T/out")"
+
 	# Activity while something allocates: slqb_* events must move.
-	"$SQ" -a -i 2 > "$T/act" 2>&1 &
+	"$SQ" -D -I 2 > "$T/act" 2>&1 &
 	act=$!
 	ls -lR /sys /proc/sys > /dev/null 2>&1
 	wait $act
@@ -389,13 +428,13 @@ fi
 write "$C $hw0 $fb0 0" /proc/slabinfo
 expect slabinfo-restored "$orig" "$(tun)"
 
-if [ -n "$have_sysfs" ]; then	# the same through slqbinfo -t
-	sq -t $C hiwater=$hw1 freebatch=$fb1
+if [ -n "$have_sysfs" ]; then	# the same through slqbinfo -c
+	sq -c $C hiwater=$hw1 freebatch=$fb1
 	expect slqbinfo-tune "0 $hw1 $fb1" "$rc $(tun)"
-	sq -t $C freebatch=$((hw1 + 1))
+	sq -c $C freebatch=$((hw1 + 1))
 	refused slqbinfo-tune-refused
 	expect slqbinfo-tune-unchanged "$hw1 $fb1" "$(tun)"
-	sq -t $C hiwater=$hw0 freebatch=$fb0
+	sq -c $C hiwater=$hw0 freebatch=$fb0
 	expect slqbinfo-tune-restored "0 $orig" "$rc $(tun)"
 fi
 exit 0
