@@ -300,6 +300,59 @@ static void slqb_test_memoryless_node(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+struct fallback {
+	struct batch *b;
+	int node;
+	unsigned long queued, partial;	/* before the allocation */
+	void *p;
+};
+
+static long fallback_alloc(void *arg)
+{
+	struct fallback *f = arg;
+	struct kmem_cache_cpu *c = this_cpu_ptr(f->b->s->cpu_slab);
+	long ret = alloc_batch(f->b);
+
+	if (ret)
+		return ret;
+	/* Past hiwater: objects stay queued, others go back to their pages. */
+	free_batch(f->b);
+	f->queued = READ_ONCE(c->freelist.nr);
+	f->partial = READ_ONCE(c->list.nr_partial);
+	f->p = kmem_cache_alloc_node(f->b->s, GFP_KERNEL, f->node);
+	return f->p ? 0 : -ENOMEM;
+}
+
+/*
+ * An allocation for a node without memory falls back to the CPU's own
+ * list, which holds queued objects and partial pages: the queued objects
+ * must stay queued, not be replaced by a partial page's (they would be
+ * lost, and counted in use for ever).
+ */
+static void slqb_test_node_fallback(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_fallback", 0, NULL);
+	struct fallback f = { .node = memoryless_node() };
+
+	if (f.node == NUMA_NO_NODE || IS_ENABLED(CONFIG_KASAN_GENERIC)) {
+		kmem_cache_destroy(s);
+		kunit_skip(test, f.node == NUMA_NO_NODE ?
+			   "needs a node without memory" :
+			   "KASAN's quarantine keeps the freelist empty");
+	}
+	f.b = new_batch(test, s, 3 * s->hiwater);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpumask_first(cpu_online_mask),
+					  fallback_alloc, &f), 0);
+	/* The case this is about: both were there. */
+	KUNIT_EXPECT_GT(test, f.queued, 0UL);
+	KUNIT_EXPECT_GT(test, f.partial, 0UL);
+	kmem_cache_free(s, f.p);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
 static void slqb_test_bulk(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_bulk", 0, NULL);
@@ -538,6 +591,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_shrink),
 	KUNIT_CASE(slqb_test_offnode),
 	KUNIT_CASE(slqb_test_memoryless_node),
+	KUNIT_CASE(slqb_test_node_fallback),
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_cpu_hotplug),

@@ -73,10 +73,11 @@
  * remote queue that grows past @hiwater because its owner does not
  * allocate kicks the owner (an irq_work, so idle CPUs answer too),
  * which claims it and flushes down to @hiwater. A CPU thus
- * pins at most about 2 * @hiwater + @freebatch pages of a cache beyond
- * those holding live objects, and @hiwater is sized from the objects per
- * page (slqb_tunables()): 16 pages for large objects, at most 512 objects
- * for small ones. For small objects that is still many pages if they are
+ * pins at most about 2 * @hiwater + @freebatch slabs of a cache beyond
+ * those holding live objects (order-0 pages but for objects over a
+ * quarter page), and @hiwater is sized from the objects per page
+ * (slqb_tunables()): 16 objects for large objects, at most 512 for small
+ * ones. For small objects that is still many pages if they are
  * scattered, so the periodic trim also counts the pages a freelist pins
  * and flushes all of it when they are many more than its objects would
  * fill.
@@ -341,7 +342,7 @@ static inline unsigned int slab_object_index(struct kmem_cache *s,
  *
  * The cache's preferred order is only tried from what is free: it is an
  * optimisation (fewer trips to the page allocator per object), so it
- * must not reclaim, warn or dip into reserves. When it cannot be had the
+ * must not reclaim (nor wake kswapd), warn or dip into reserves. When it cannot be had the
  * minimum order, the smallest that holds one object, is asked for with
  * the caller's own flags.
  */
@@ -360,7 +361,8 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	flags |= s->allocflags;
 
 	if (order > s->min_order) {
-		gfp_t opt = (flags & ~(__GFP_DIRECT_RECLAIM | __GFP_NOFAIL)) |
+		gfp_t opt = (flags & ~(__GFP_RECLAIM | __GFP_HIGH |
+				       __GFP_NOFAIL)) |
 			    __GFP_NOWARN | __GFP_NORETRY | __GFP_NOMEMALLOC;
 
 		folio = (struct folio *)alloc_pages_node(node, opt, order);
@@ -504,16 +506,18 @@ static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 {
 	struct kmem_cache_list *l = &c->list;
 	unsigned int nr = slqb_slab_objects(s, slab) - slab->inuse;
+	/* hiwater may be retuned meanwhile (sysfs): read it once. */
+	unsigned int max = READ_ONCE(s->hiwater);
 	void *last = slab->freelist;
 
 	c->freelist.head = slab->freelist;
-	if (unlikely(nr > s->hiwater)) {
-		/* Only with slqb_min_order=: a page of more than hiwater. */
+	if (unlikely(nr > max)) {
+		/* A page of more than hiwater objects: take hiwater of them. */
 		unsigned int i;
 
-		for (i = 1; i < s->hiwater; i++)
+		for (i = 1; i < max; i++)
 			last = get_freepointer(s, last);
-		nr = s->hiwater;
+		nr = max;
 		slab->freelist = get_freepointer(s, last);
 		set_freepointer(s, last, NULL);
 		__stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
@@ -871,9 +875,14 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 					&discard);
 			discard_slabs(s, &discard);
 		}
-		if (c->freelist.nr)
-			goto freelist;
 	}
+	/*
+	 * alloc_node()'s fallback comes here without popping, and a freelist
+	 * may have been refilled while interrupts were enabled: a refill
+	 * must never replace objects already queued.
+	 */
+	if (c->freelist.nr)
+		goto freelist;
 
 	if (c->list.nr_partial) {
 		slab = list_first_entry(&c->list.partial, struct slab,
@@ -1216,15 +1225,19 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
  * The hooks run for each object with interrupts enabled, as they would for
  * kmem_cache_free(); the objects to put back now are gathered at the front
  * of @p (as with SLUB's detached freelists, the array is the caller's no
- * more) and go back in one interrupts-off section. Objects of one cache
- * (kmem_cache_free_bulk() proper) share one look at the CPU's queue, one
- * count and one look at @hiwater; kfree_bulk()'s may be of any cache.
+ * more) and go back in interrupts-off sections of up to SLQB_BULK_BATCH
+ * objects (kvfree_rcu() frees hundreds at a time). Objects of one cache
+ * (kmem_cache_free_bulk() proper) share, in a section, one look at the
+ * CPU's queue, one count and one look at @hiwater; kfree_bulk()'s may be
+ * of any cache.
  */
+#define SLQB_BULK_BATCH	64
+
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 {
 	struct kmem_cache_cpu *c;
 	unsigned long flags;
-	size_t i, n = 0;
+	size_t i, j, end, n = 0;
 
 	for (i = 0; i < size; i++) {
 		void *object = p[i];
@@ -1254,21 +1267,25 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 	if (!n)
 		return;
 
-	local_irq_save(flags);
-	if (!s) {
-		for (i = 0; i < n; i++) {
-			struct slab *slab = virt_to_slab(p[i]);
+	for (i = 0; i < n; i = end) {
+		/* Interrupts stay off for SLQB_BULK_BATCH objects at most. */
+		end = min_t(size_t, n, i + SLQB_BULK_BATCH);
+		local_irq_save(flags);
+		if (!s) {
+			for (j = i; j < end; j++) {
+				struct slab *slab = virt_to_slab(p[j]);
 
-			__do_slab_free(slab->slab_cache, slab, p[i]);
+				__do_slab_free(slab->slab_cache, slab, p[j]);
+			}
+		} else {
+			c = this_cpu_ptr(s->cpu_slab);
+			__stat_add(s, SLQB_STAT_FREE, end - i);
+			for (j = i; j < end; j++)
+				free_to_cpu(s, c, virt_to_slab(p[j]), p[j]);
+			freelist_check_hiwater(s, c);
 		}
-	} else {
-		c = this_cpu_ptr(s->cpu_slab);
-		__stat_add(s, SLQB_STAT_FREE, n);
-		for (i = 0; i < n; i++)
-			free_to_cpu(s, c, virt_to_slab(p[i]), p[i]);
-		freelist_check_hiwater(s, c);
+		local_irq_restore(flags);
 	}
-	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(kmem_cache_free_bulk);
 
