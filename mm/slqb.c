@@ -506,7 +506,7 @@ static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 {
 	struct kmem_cache_list *l = &c->list;
 	unsigned int nr = slqb_slab_objects(s, slab) - slab->inuse;
-	/* hiwater may be retuned meanwhile (sysfs): read it once. */
+	/* hiwater may be set anew meanwhile (sysfs): read it once. */
 	unsigned int max = READ_ONCE(s->hiwater);
 	void *last = slab->freelist;
 
