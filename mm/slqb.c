@@ -552,6 +552,8 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 	slab->inuse--;
 	l->nr_free++;
 	if (!slab->inuse) {
+		unsigned int objects = slqb_slab_objects(s, slab);
+
 		if (prior) {
 			list_del(&slab->slab_list);
 			l->nr_partial--;
@@ -559,8 +561,8 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 			list_del(&slab->slab_list);
 		}
 		l->nr_slabs--;
-		l->nr_objects -= slqb_slab_objects(s, slab);
-		l->nr_free -= slqb_slab_objects(s, slab);
+		l->nr_objects -= objects;
+		l->nr_free -= objects;
 		list_add(&slab->slab_list, discard);
 		__stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
 		return;
