@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slab_scale: fixed slab workloads for make scale (harness/bench/scale.sh,
+ * guest test guest/tests/scale.sh; harness side, not part of the kernel
+ * series). Allocator-agnostic: built against SLQB, SLUB and SLAB kernels.
+ * Nothing is timed: the guest counts what the allocator did (its statistics)
+ * and what memory it holds afterwards.
+ *
+ * pattern=work     every online CPU at once allocates nobj kmalloc objects of
+ *                  each of a few sizes, frees half of them itself and half
+ *                  of its neighbour's (CPU order): local and remote frees in
+ *                  the shared kmalloc caches, all freed at the end.
+ * pattern=fanout   many CPUs free one CPU's objects: the first online CPU
+ *                  allocates nobj objects of the cache "slab_scale" and
+ *                  hands them round-robin, through one ring each, to every
+ *                  other online CPU, which frees them.
+ * pattern=fanin    one CPU frees the objects of many owners (one consumer,
+ *                  many producers: a network receive queue): every other
+ *                  online CPU allocates its share of nobj objects and hands
+ *                  them through its ring to the first CPU, which frees them.
+ * For fanout and fanin the cache "slab_scale" (size bytes, unmergeable) lives
+ * until the module is removed, so its statistics can be read in between
+ * (/sys/kernel/slab/slab_scale/). One line at the end:
+ *   @@SCALE-DONE pattern=P cpus=N objects=N errors=N
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/kthread.h>
+#include <linux/vmalloc.h>
+#include <linux/cpumask.h>
+#include <linux/topology.h>
+#include <linux/completion.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+static char *pattern = "work";
+module_param(pattern, charp, 0444);
+static unsigned int nobj = 2000;
+module_param(nobj, uint, 0444);
+static unsigned int size = 256;
+module_param(size, uint, 0444);
+
+static const unsigned int work_sizes[] = { 32, 64, 192, 256, 512, 1024, 2048 };
+#define NSIZES ARRAY_SIZE(work_sizes)
+#define RING 256
+
+static struct kmem_cache *cache;
+static atomic_t errors = ATOMIC_INIT(0);
+
+/* A single-producer, single-consumer ring of objects. */
+struct ring {
+	void *slot[RING];
+	unsigned int head ____cacheline_aligned;	/* written by the producer */
+	unsigned int tail ____cacheline_aligned;	/* written by the consumer */
+};
+
+static void ring_put(struct ring *r, unsigned int i, void *o)
+{
+	unsigned int spins = 0;
+
+	/* Pairs with ring_get()'s release: the slot is free again. */
+	while (i - smp_load_acquire(&r->tail) >= RING)
+		if (!(++spins & 255))
+			cond_resched();
+	r->slot[i % RING] = o;
+	smp_store_release(&r->head, i + 1);
+}
+
+static void *ring_get(struct ring *r, unsigned int i)
+{
+	unsigned int spins = 0;
+	void *o;
+
+	/* Pairs with ring_put()'s release: the slot is written. */
+	while (smp_load_acquire(&r->head) == i)
+		if (!(++spins & 255))
+			cond_resched();
+	o = r->slot[i % RING];
+	smp_store_release(&r->tail, i + 1);
+	return o;
+}
+
+/* One thread per CPU; all start together. */
+struct worker {
+	int cpu, idx;
+	struct completion done;
+};
+
+static struct worker *workers;
+static int nworkers;
+static atomic_t started;
+static struct ring *rings;	/* one per CPU other than the first */
+static void ***work_ptrs;	/* pattern=work: per worker, NSIZES * nobj */
+static atomic_t work_phase;
+static bool abort_run;		/* a thread could not be made: the others just end */
+
+static void start_barrier(void)
+{
+	atomic_inc(&started);
+	while (atomic_read(&started) < nworkers)
+		cond_resched();
+}
+
+static void *alloc_obj(void)
+{
+	void *o = kmem_cache_alloc(cache, GFP_KERNEL);
+
+	if (!o)
+		atomic_inc(&errors);
+	return o;
+}
+
+static void free_obj(void *o)
+{
+	if (o)
+		kmem_cache_free(cache, o);
+}
+
+static int worker_fn(void *data)
+{
+	struct worker *w = data;
+	int k = nworkers - 1, i, s;	/* k: the CPUs other than the first */
+	unsigned int n, share = nobj / max(k, 1);
+
+	start_barrier();
+	if (READ_ONCE(abort_run)) {
+		complete(&w->done);
+		return 0;
+	}
+	if (!strcmp(pattern, "work")) {
+		void **p = work_ptrs[w->idx], **q = work_ptrs[(w->idx + 1) % nworkers];
+
+		for (s = 0; s < NSIZES; s++)
+			for (n = 0; n < nobj; n++) {
+				p[s * nobj + n] = kmalloc(work_sizes[s], GFP_KERNEL);
+				if (!p[s * nobj + n])
+					atomic_inc(&errors);
+			}
+		/* Everyone has allocated before anyone frees a neighbour's. */
+		atomic_inc(&work_phase);
+		while (atomic_read(&work_phase) < nworkers)
+			cond_resched();
+		for (n = 0; n < NSIZES * nobj; n += 2)
+			kfree(p[n]);
+		for (n = 1; n < NSIZES * nobj; n += 2)
+			kfree(q[n]);
+	} else if (!strcmp(pattern, "fanout")) {
+		if (w->idx == 0) {
+			for (n = 0; n < share * k; n++)
+				ring_put(&rings[n % k], n / k, alloc_obj());
+		} else {
+			for (n = 0; n < share; n++)
+				free_obj(ring_get(&rings[w->idx - 1], n));
+		}
+	} else {	/* fanin */
+		if (w->idx == 0) {
+			for (n = 0; n < share * k; n++) {
+				i = n % k;
+				free_obj(ring_get(&rings[i], n / k));
+			}
+		} else {
+			for (n = 0; n < share; n++)
+				ring_put(&rings[w->idx - 1], n, alloc_obj());
+		}
+	}
+	complete(&w->done);
+	return 0;
+}
+
+static int __init slab_scale_init(void)
+{
+	struct task_struct *t;
+	int cpu, i, ret = 0;
+	unsigned int objects;
+
+	if (strcmp(pattern, "work") && strcmp(pattern, "fanout") && strcmp(pattern, "fanin")) {
+		pr_err("slab_scale: pattern must be work, fanout or fanin\n");
+		return -EINVAL;
+	}
+	nworkers = num_online_cpus();
+	if (nworkers < 2)
+		return -ENODEV;
+	workers = kcalloc(nworkers, sizeof(*workers), GFP_KERNEL);
+	rings = vzalloc(array_size(nworkers, sizeof(*rings)));
+	work_ptrs = kcalloc(nworkers, sizeof(*work_ptrs), GFP_KERNEL);
+	if (!workers || !rings || !work_ptrs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!strcmp(pattern, "work")) {
+		for (i = 0; i < nworkers; i++) {
+			work_ptrs[i] = vzalloc(array_size(NSIZES * nobj, sizeof(void *)));
+			if (!work_ptrs[i]) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+		objects = NSIZES * nobj * nworkers;
+	} else {
+		/* A usercopy region makes the cache unmergeable: our objects only. */
+		cache = kmem_cache_create_usercopy("slab_scale", size, 0, 0, 0, size, NULL);
+		if (!cache) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		objects = nobj / (nworkers - 1) * (nworkers - 1);
+	}
+	i = 0;
+	for_each_online_cpu(cpu) {
+		if (i == nworkers)
+			break;
+		workers[i].cpu = cpu;
+		workers[i].idx = i;
+		init_completion(&workers[i].done);
+		t = kthread_create_on_node(worker_fn, &workers[i], cpu_to_node(cpu),
+					   "slab_scale/%d", cpu);
+		if (IS_ERR(t)) {
+			/* The others must not wait for it, and cannot run without it. */
+			pr_err("slab_scale: no thread on CPU %d\n", cpu);
+			ret = PTR_ERR(t);
+			WRITE_ONCE(abort_run, true);
+			nworkers = i;
+			break;
+		}
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+		i++;
+	}
+	while (i--)
+		wait_for_completion(&workers[i].done);
+	if (ret)
+		goto out;
+	pr_info("@@SCALE-DONE pattern=%s cpus=%d objects=%u errors=%d\n",
+		pattern, nworkers, objects, atomic_read(&errors));
+out:
+	if (work_ptrs)
+		for (i = 0; i < num_online_cpus(); i++)
+			vfree(work_ptrs[i]);
+	kfree(work_ptrs);
+	vfree(rings);
+	kfree(workers);
+	if (ret && cache) {
+		kmem_cache_destroy(cache);
+		cache = NULL;
+	}
+	return ret;
+}
+
+static void __exit slab_scale_exit(void)
+{
+	kmem_cache_destroy(cache);
+}
+
+module_init(slab_scale_init);
+module_exit(slab_scale_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Fixed slab workloads for the SLQB harness's make scale");
