@@ -24,6 +24,9 @@
 #   make lkdtm-compare [NOBUILD=1]  lkdtm's slab crash types: slqb_debug vs slub_debug
 #   make fastpath [NOBUILD=1]       the fast paths' code with slqb_debug compiled in
 #                                   (off) and out (harness/fastpath.sh)
+#   make scale [ALLOCS=...] [TOPOS="smp4 ... numa8-64"] [NOBUILD=1]   SLQB, SLUB, SLAB from
+#                                   4 to 64 CPUs: memory, its growth, queue counts
+#                                   (harness/bench/scale.sh)
 ALLOC ?=
 FLAVOUR ?=
 TESTS ?=
@@ -39,7 +42,7 @@ SHORT ?=
 ALLOCS ?= slqb slub slab
 SHELL := /bin/bash
 
-.PHONY: help setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath
+.PHONY: help setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath scale
 # A bare make only says what there is (it never installs anything).
 help:
 	@sed -n '/^# SLQB/,/^[A-Z]/{/^#/s/^# \{0,1\}//p}' Makefile
@@ -75,3 +78,5 @@ lkdtm-compare:
 	harness/lkdtm-compare.sh
 fastpath:
 	harness/fastpath.sh
+scale:
+	harness/bench/scale.sh -a "$(ALLOCS)" $(if $(TOPOS),-t "$(TOPOS)")
