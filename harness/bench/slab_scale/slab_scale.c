@@ -32,6 +32,8 @@
 #include <linux/completion.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/delay.h>
+#include <linux/wait.h>
 
 static char *pattern = "work";
 module_param(pattern, charp, 0444);
@@ -54,14 +56,26 @@ struct ring {
 	unsigned int tail ____cacheline_aligned;	/* written by the consumer */
 };
 
+/*
+ * Waiting on a ring: spin a little, then sleep. Nothing here is timed, and
+ * under TCG a spinning vCPU takes the host's time from the others (RCU
+ * stalls at 8 vCPUs on 2 host cores).
+ */
+static void ring_wait(unsigned int *spins)
+{
+	if (++*spins > 64)
+		usleep_range(20, 100);
+	else
+		cpu_relax();
+}
+
 static void ring_put(struct ring *r, unsigned int i, void *o)
 {
 	unsigned int spins = 0;
 
 	/* Pairs with ring_get()'s release: the slot is free again. */
 	while (i - smp_load_acquire(&r->tail) >= RING)
-		if (!(++spins & 255))
-			cond_resched();
+		ring_wait(&spins);
 	r->slot[i % RING] = o;
 	smp_store_release(&r->head, i + 1);
 }
@@ -73,8 +87,7 @@ static void *ring_get(struct ring *r, unsigned int i)
 
 	/* Pairs with ring_put()'s release: the slot is written. */
 	while (smp_load_acquire(&r->head) == i)
-		if (!(++spins & 255))
-			cond_resched();
+		ring_wait(&spins);
 	o = r->slot[i % RING];
 	smp_store_release(&r->tail, i + 1);
 	return o;
@@ -88,16 +101,30 @@ struct worker {
 
 static struct worker *workers;
 static int nworkers;
-static atomic_t started;
 static struct ring *rings;	/* one per CPU other than the first */
 static void ***work_ptrs;	/* pattern=work: per worker, NSIZES * nobj */
 static atomic_t work_phase;
 static bool abort_run;		/* a thread could not be made: the others just end */
+static DECLARE_COMPLETION(go);	/* every thread is made */
+static DECLARE_WAIT_QUEUE_HEAD(phase_wait);
 
-static void start_barrier(void)
+/* Sleeps until every thread has reached it (@count counts them). */
+static void phase_barrier(atomic_t *count)
 {
-	atomic_inc(&started);
-	while (atomic_read(&started) < nworkers)
+	if (atomic_inc_return(count) == READ_ONCE(nworkers))
+		wake_up_all(&phase_wait);
+	else
+		wait_event(phase_wait, atomic_read(count) >= READ_ONCE(nworkers));
+}
+
+/*
+ * Every so many objects, let the CPU's other tasks run: the kernel is not
+ * preemptible, and a bound thread that never yields starves RCU's kthread
+ * on its CPU (stall reports under TCG).
+ */
+static inline void yield_every(unsigned int n)
+{
+	if (!(n & 63))
 		cond_resched();
 }
 
@@ -122,7 +149,7 @@ static int worker_fn(void *data)
 	int k = nworkers - 1, i, s;	/* k: the CPUs other than the first */
 	unsigned int n, share = nobj / max(k, 1);
 
-	start_barrier();
+	wait_for_completion(&go);
 	if (READ_ONCE(abort_run)) {
 		complete(&w->done);
 		return 0;
@@ -132,35 +159,45 @@ static int worker_fn(void *data)
 
 		for (s = 0; s < NSIZES; s++)
 			for (n = 0; n < nobj; n++) {
+				yield_every(n);
 				p[s * nobj + n] = kmalloc(work_sizes[s], GFP_KERNEL);
 				if (!p[s * nobj + n])
 					atomic_inc(&errors);
 			}
 		/* Everyone has allocated before anyone frees a neighbour's. */
-		atomic_inc(&work_phase);
-		while (atomic_read(&work_phase) < nworkers)
-			cond_resched();
-		for (n = 0; n < NSIZES * nobj; n += 2)
+		phase_barrier(&work_phase);
+		for (n = 0; n < NSIZES * nobj; n += 2) {
+			yield_every(n >> 1);
 			kfree(p[n]);
-		for (n = 1; n < NSIZES * nobj; n += 2)
+		}
+		for (n = 1; n < NSIZES * nobj; n += 2) {
+			yield_every(n >> 1);
 			kfree(q[n]);
+		}
 	} else if (!strcmp(pattern, "fanout")) {
 		if (w->idx == 0) {
-			for (n = 0; n < share * k; n++)
+			for (n = 0; n < share * k; n++) {
+				yield_every(n);
 				ring_put(&rings[n % k], n / k, alloc_obj());
+			}
 		} else {
-			for (n = 0; n < share; n++)
+			for (n = 0; n < share; n++) {
+				yield_every(n);
 				free_obj(ring_get(&rings[w->idx - 1], n));
+			}
 		}
 	} else {	/* fanin */
 		if (w->idx == 0) {
 			for (n = 0; n < share * k; n++) {
 				i = n % k;
+				yield_every(n);
 				free_obj(ring_get(&rings[i], n / k));
 			}
 		} else {
-			for (n = 0; n < share; n++)
+			for (n = 0; n < share; n++) {
+				yield_every(n);
 				ring_put(&rings[w->idx - 1], n, alloc_obj());
+			}
 		}
 	}
 	complete(&w->done);
@@ -226,6 +263,7 @@ static int __init slab_scale_init(void)
 		wake_up_process(t);
 		i++;
 	}
+	complete_all(&go);
 	while (i--)
 		wait_for_completion(&workers[i].done);
 	if (ret)
