@@ -141,6 +141,9 @@ py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
 "$py" "$HARNESS/bench/scale_report.py" "$res" | tee "$res/report.out"
 echo "results: $res (table.txt, results.csv, results.json, scale.png, logs/)"
-[ "$failed" = 0 ] || die "$failed of $nboot boots failed (their logs: $res/logs/)"
+# A failed boot's numbers are kept (a kernel warning at the end does not
+# undo them): the record says which boots failed and why, and the run fails.
+grep -h '^result: FAIL' "$res"/logs/*.out 2>/dev/null | sed 's/^result: /failed boot: /' >> "$res/info.txt" || true
 write_record make-scale "make scale: SLQB, SLUB, SLAB from 4 to 64 CPUs (TCG)" \
 	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json"
+[ "$failed" = 0 ] || die "$failed of $nboot boots failed (their logs: $res/logs/)"
