@@ -14,11 +14,23 @@
 # harness.hog=0 (no memory-pressure phase), harness.shrink=0 (no shrinking
 # during the run), harness.grace=SECS (how late stress-ng may end, 300),
 # harness.lkdtm=TYPE (provoke an LKDTM crash type in the middle of the soak,
-# to prove the soak fails).
+# to prove the soak fails), harness.soak_break=WHAT[,WHAT...] (break, in the
+# middle of the soak, what an assertion below watches, to prove that it
+# fails: own-fail makes slab_soak's kthreads failslab targets, stress-ng
+# kills a stressor with SIGSEGV, hackbench gives its worker a limit of 8
+# open files, http stops httpd, kmsg kills the /dev/kmsg reader).
 # Beside them, the module slab_soak (harness/soak/slab_soak) churns caches of
 # its own, handing objects from thread to thread, so across CPUs and nodes;
 # at the end every object must be back: its caches, shrunk, hold no object
-# and no slab in /proc/slabinfo, and no object was found overwritten.
+# and no slab in /proc/slabinfo, no object was found overwritten, and no
+# allocation failed (its kthreads are not failslab targets, and GFP_KERNEL
+# allocations of at most 1 KiB do not fail under pressure: a failure is the
+# allocator's).
+# Asserted of the workers: stress-ng's exit status is 0 (3, a stressor that
+# could not start for want of memory, passes only when failslab injected
+# failures), no stressor died on a signal, no hackbench run and no loopback
+# HTTP fetch failed; and the /dev/kmsg reader that counts the stack dumps
+# was still alive at the end (else what it missed went uncounted).
 # One machine-readable line sums it up:
 #   @@SOAK alloc= topo= cpus= nodes= secs= ops= stressng_ops= hackbench=
 #   http= churn= hotplug= drops= shrinks= failslab= oom_kills= reports=
@@ -52,6 +64,8 @@ shrink=$(cmdline_arg harness.shrink) || shrink=1
 # KASAN and lockdep on a loaded 2-core TCG host).
 grace=$(cmdline_arg harness.grace) || grace=300
 lkdtm=$(cmdline_arg harness.lkdtm) || lkdtm=
+brk=$(cmdline_arg harness.soak_break) || brk=
+brk=" $(echo "$brk" | tr ',' ' ') "
 alloc=$(cmdline_arg harness.alloc) || alloc=$(allocator)
 topo=$(cmdline_arg harness.topology) || topo=unknown	# the soak runner names it
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
@@ -121,10 +135,18 @@ bench() {	# hackbench rounds, pipes and sockets in turn
 	local ok=0 bad=0 sig=0 rc pipe=
 	while [ ! -e $W/stop ]; do
 		rc=0
-		hackbench $pipe -g 2 -f 8 -l 50 -s 256 > /dev/null 2>&1 || rc=$?
+		# harness.soak_break=hackbench: 8 open files, too few for it
+		if [ -e $W/break-hackbench ]; then
+			(ulimit -n 8; exec hackbench $pipe -g 2 -f 8 -l 50 -s 256) > $W/hb.last 2>&1 || rc=$?
+		else
+			hackbench $pipe -g 2 -f 8 -l 50 -s 256 > $W/hb.last 2>&1 || rc=$?
+		fi
 		if [ "$rc" = 0 ]; then ok=$((ok + 1))
 		elif [ "$rc" -gt 128 ]; then sig=$((sig + 1)); echo "soak: hackbench ended on signal $((rc - 128))"
-		else bad=$((bad + 1)); fi
+		else
+			bad=$((bad + 1))
+			[ "$bad" -gt 3 ] || echo "soak: hackbench $pipe failed (status $rc): $(tail -2 $W/hb.last | tr '\n' ' ')"
+		fi
 		if [ -z "$pipe" ]; then pipe=--pipe; else pipe=; fi
 	done
 	echo "$ok $bad $sig" > $W/bench.done
@@ -132,7 +154,11 @@ bench() {	# hackbench rounds, pipes and sockets in turn
 http() {	# loopback TCP: BusyBox httpd forks a child per connection
 	local i=0 bad=0
 	while [ ! -e $W/stop ]; do
-		if wget -q -O /dev/null http://127.0.0.1:8080/blob; then i=$((i + 1)); else bad=$((bad + 1)); fi
+		if wget -q -O /dev/null http://127.0.0.1:8080/blob 2> $W/http.$1.err; then i=$((i + 1))
+		else
+			bad=$((bad + 1))
+			[ "$bad" -gt 3 ] || echo "soak: http fetch failed: $(tail -1 $W/http.$1.err)"
+		fi
 	done
 	echo "$i $bad" > "$W/http.$1.done"
 }
@@ -254,6 +280,28 @@ start_hog() {
 	) > $W/hog.out 2>&1 &
 	hog_pid=$!
 }
+# harness.soak_break=...: break what the assertions watch (see the top).
+soak_break() {
+	local p comm
+	echo "soak: breaking on purpose:$brk"
+	for p in /proc/[0-9]*; do
+		comm=
+		read -r comm 2>/dev/null < "$p/comm"
+		case "$brk,$comm" in
+		*" own-fail "*,slab_soak/*) echo 1 > "$p/make-it-fail" ;;
+		esac
+	done
+	case "$brk" in *" stress-ng "*)
+		for p in /proc/[0-9]*; do
+			comm=
+			read -r comm 2>/dev/null < "$p/comm"
+			case "$comm" in stress-ng-pipe) kill -SEGV "${p#/proc/}"; break ;; esac
+		done ;;
+	esac
+	case "$brk" in *" hackbench "*) touch $W/break-hackbench ;; esac
+	case "$brk" in *" http "*) kill $httpd_pid ;; esac
+	case "$brk" in *" kmsg "*) kill $kmsg_pid ;; esac
+}
 cycles=0 drops=0 shrinks=0 hog_pid='' round=0
 hog_at=$((start + secs - secs / 3))
 lkdtm_at=$((start + secs / 2))
@@ -274,6 +322,9 @@ while kill -0 $sng_pid 2>/dev/null; do
 	t=$(now)
 	if [ "$hog" != 0 ] && [ -z "$hog_pid" ] && [ "$t" -ge "$hog_at" ]; then
 		start_hog
+	fi
+	if [ "$brk" != "  " ] && [ "$t" -ge "$lkdtm_at" ]; then
+		soak_break; brk="  "
 	fi
 	if [ -n "$lkdtm" ] && [ "$t" -ge "$lkdtm_at" ]; then
 		echo "soak: lkdtm: provoking $lkdtm"
@@ -325,6 +376,8 @@ if [ -d /sys/module/slab_soak ]; then
 			fail "own-$cache" "no line in /proc/slabinfo"
 		elif [ "$allocs" != "$frees" ] || [ "$bad" != 0 ]; then
 			fail "own-$cache" "allocs=$allocs frees=$frees overwritten=$bad"
+		elif [ "$failed" != 0 ]; then
+			fail "own-$cache" "failed=$failed allocations failed (its kthreads are no failslab targets: the allocator's failures)"
 		elif [ ! -w "/sys/kernel/slab/$cache/shrink" ]; then
 			pass "own-$cache" "allocs=$allocs cross_cpu=$cross; slabinfo $2 objects in ${15} slabs (no shrink: not checked)"
 		elif [ "$2" != 0 ] || [ "${15}" != 0 ]; then
@@ -361,7 +414,19 @@ else
 	pass stressors "stress-ng $stressng_ops bogo ops (exit status $sng_rc), no worker died on a signal"
 fi
 [ "$stressng_ops" -gt 0 ] || fail stressng-ops "stress-ng reported no bogo ops (see its output above)"
+# stress-ng's status: 0; 3 (a stressor could not start for want of a
+# resource, e.g. ENOMEM) only when failslab injected failures; anything else
+# (1 an error, 2 a stressor failed, 5 a signal, 6 an early exit, 7 bogo ops
+# not trustworthy, 124 interrupted by timeout) fails.
+case "$sng_rc,$injected" in
+0,*) pass stress-ng-status "exit status 0" ;;
+3,na|3,0) fail stress-ng-status "exit status 3 (no resource), and failslab injected nothing" ;;
+3,*) pass stress-ng-status "exit status 3 (no resource), failslab injected $injected failures" ;;
+*) fail stress-ng-status "exit status $sng_rc (see its output above)" ;;
+esac
 check hackbench-no-signal [ "$hb_sig" = 0 ]
+check hackbench-no-failure [ "$hb_bad" = 0 ]
+check http-no-failure [ "$http_bad" = 0 ]
 check hackbench-ran [ "$hb_ok" -gt 0 ]
 check http-ran [ "$http_ok" -gt 0 ]
 check churn-ran [ "$churn_ops" -gt 0 ]
@@ -376,7 +441,16 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	cat $W/leaks	# to the console, where 'unreferenced object' fails the boot
 fi
 sleep 1
-kill $kmsg_pid 2>/dev/null
+# The reader must have lived to the end: a dead one (killed, or its read
+# failed when the ring buffer overran it) leaves later reports uncounted.
+if kill -0 $kmsg_pid 2>/dev/null; then
+	kill $kmsg_pid
+	wait $kmsg_pid 2>/dev/null
+	pass kmsg-reader "the /dev/kmsg reader read to the end ($(wc -l < $W/kmsg) lines)"
+else
+	rc=0; wait $kmsg_pid 2>/dev/null || rc=$?
+	fail kmsg-reader "the /dev/kmsg reader died (status $rc) after $(wc -l < $W/kmsg) lines: stack dumps and reports after that went uncounted"
+fi
 oom=$(grep -c 'invoked oom-killer' $W/kmsg)
 killed=$(sed -n 's/.*Out of memory.*Killed process [0-9]* (\([^)]*\)).*/\1/p' $W/kmsg | sort | uniq -c | tr -s ' \n' ' ')
 oom_kills=$(grep -c 'Killed process' $W/kmsg)
