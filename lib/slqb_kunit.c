@@ -2,8 +2,9 @@
 /*
  * KUnit tests of the SLQB allocator's behaviour: LIFO reuse, flushing
  * past the watermark, remote frees finding their owner, shrinking,
- * off-node and memoryless-node allocation, bulk paths, typesafe-by-RCU
- * and constructor caches, CPU hotplug, and the event counters.
+ * off-node and memoryless-node allocation, the emergency reserves, bulk
+ * paths, typesafe-by-RCU and constructor caches, CPU hotplug, and the
+ * event counters.
  *
  * The tests read SLQB's lists to count pages and queued objects, so they
  * include mm/slab.h, and count through slqb_count_slabs() (mm/slqb.h).
@@ -353,6 +354,57 @@ static void slqb_test_node_fallback(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+/*
+ * The emergency reserves: objects of a page from the reserves go only to
+ * callers entitled to them, freed ones included, and an entitled caller
+ * uses the reserve page it has before it takes another. The suite makes
+ * the test cache's new pages for entitled callers seem to come from the
+ * reserves, as the page allocator's would when it gives them.
+ */
+static void slqb_test_reserves(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_reserves", 0, NULL);
+	unsigned int i, n = 2 * s->hiwater, plain_reserve = 0;
+	void **objs = kunit_kcalloc(test, n + 1, sizeof(void *), GFP_KERNEL);
+	void *r1, *r2;
+
+	KUNIT_ASSERT_NOT_NULL(test, objs);
+	/* One CPU, one node: the reserve page stays the node's own. */
+	migrate_disable();
+	WRITE_ONCE(slqb_kunit_reserve_cache, s);
+	r1 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
+	r2 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
+	for (i = 0; i < n; i++)
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+	/* A freed reserve object must not go to the next plain caller. */
+	if (r2)
+		kmem_cache_free(s, r2);
+	objs[n] = kmem_cache_alloc(s, GFP_KERNEL);
+	WRITE_ONCE(slqb_kunit_reserve_cache, NULL);
+	migrate_enable();
+
+	KUNIT_ASSERT_NOT_NULL(test, r1);
+	KUNIT_ASSERT_NOT_NULL(test, r2);
+	KUNIT_EXPECT_TRUE(test, slab_test_pfmemalloc(virt_to_slab(r1)));
+	/* The second entitled allocation found the first reserve page. */
+	KUNIT_EXPECT_PTR_EQ(test, virt_to_slab(r2), virt_to_slab(r1));
+	for (i = 0; i <= n; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+		if (slab_test_pfmemalloc(virt_to_slab(objs[i])))
+			plain_reserve++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, plain_reserve, 0U,
+			    "plain GFP_KERNEL allocations got reserve objects");
+
+	kmem_cache_free(s, r1);
+	for (i = 0; i <= n; i++)
+		kmem_cache_free(s, objs[i]);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
 static void slqb_test_bulk(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_bulk", 0, NULL);
@@ -592,6 +644,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_offnode),
 	KUNIT_CASE(slqb_test_memoryless_node),
 	KUNIT_CASE(slqb_test_node_fallback),
+	KUNIT_CASE(slqb_test_reserves),
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_cpu_hotplug),

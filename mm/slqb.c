@@ -35,6 +35,12 @@
  *   a CPU on a memoryless node simply owns pages from another node, and
  *   its frees find their way home like any other.
  *
+ *   Emergency reserves: a page the page allocator gave from its reserves
+ *   (pfmemalloc) joins its node's list even without NUMA, never a CPU's,
+ *   as a CPU's freelist serves any caller. Only callers entitled to the
+ *   reserves take its objects (and look there before asking for another
+ *   such page); its objects go back to it when freed, as above.
+ *
  * Locking:
  *
  *   kmem_cache_cpu, except @remote_free: only its own CPU, with interrupts
@@ -335,6 +341,28 @@ static inline unsigned int slab_object_index(struct kmem_cache *s,
 }
 #endif
 
+#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
+struct kmem_cache *slqb_kunit_reserve_cache;
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_reserve_cache);
+#endif
+
+/*
+ * Did @folio come from the emergency reserves? SLQB's KUnit suite makes
+ * a test cache's pages seem to, for the callers the page allocator would
+ * give reserves to.
+ */
+static bool slab_page_pfmemalloc(struct kmem_cache *s, struct folio *folio,
+				 gfp_t flags)
+{
+	if (page_is_pfmemalloc(folio_page(folio, 0)))
+		return true;
+#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
+	if (unlikely(s == READ_ONCE(slqb_kunit_reserve_cache)))
+		return gfp_pfmemalloc_allowed(flags);
+#endif
+	return false;
+}
+
 /*
  * Allocate a slab page and thread its objects on its own freelist. The
  * caller gives it an owner. Called with interrupts as the caller of the
@@ -342,9 +370,9 @@ static inline unsigned int slab_object_index(struct kmem_cache *s,
  *
  * The cache's preferred order is only tried from what is free: it is an
  * optimisation (fewer trips to the page allocator per object), so it
- * must not reclaim (nor wake kswapd), warn or dip into reserves. When it cannot be had the
- * minimum order, the smallest that holds one object, is asked for with
- * the caller's own flags.
+ * must not reclaim (nor wake kswapd), warn or dip into reserves. When it
+ * cannot be had the minimum order, the smallest that holds one object,
+ * is asked for with the caller's own flags.
  */
 static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 {
@@ -380,7 +408,7 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 	__folio_set_slab(folio);
 	/* The flag must be visible before slab_cache (page->mapping) is. */
 	smp_wmb();
-	if (page_is_pfmemalloc(folio_page(folio, 0)))
+	if (slab_page_pfmemalloc(s, folio, flags))
 		slab_set_pfmemalloc(slab);
 	account_slab(slab, order, s, flags);
 	slab->slab_cache = s;
@@ -765,11 +793,12 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 /*
  * Allocation.
  */
-#ifdef CONFIG_NUMA
-static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
-			 unsigned long *irqflags);
 
-/* Take an object from a node list's pages, skipping reserves if need be. */
+/*
+ * Take an object from a node list's pages. Only a caller entitled to the
+ * emergency reserves (gfp_pfmemalloc_allowed()) gets one of a reserve
+ * page's. The node's list_lock is held.
+ */
 static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
 			    gfp_t gfpflags)
 {
@@ -783,6 +812,54 @@ static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
 	}
 	return NULL;
 }
+
+/*
+ * Pages from the emergency reserves (pfmemalloc) belong to node lists,
+ * never to a CPU's: a CPU list's objects reach its LIFO freelist, which
+ * serves any caller, and the reserves are for callers that free memory
+ * (swap over the network depends on them). An object of such a page is
+ * freed to its page, under the node's lock (free_foreign()).
+ *
+ * A new page from the reserves joins its node's list and gives the
+ * entitled caller one object. Interrupts are disabled.
+ */
+static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab)
+{
+	struct kmem_cache_node *n = s->node[slab_nid(slab)];
+	void *object;
+
+	/* Only the boot cache, before kmem_cache_init() is done. */
+	if (unlikely(!n))
+		return NULL;
+	spin_lock(&n->list_lock);
+	slab_adopt(s, &n->list, slab);
+	object = slab_take(s, &n->list, slab);
+	spin_unlock(&n->list_lock);
+	return object;
+}
+
+/*
+ * An entitled caller with nothing queued takes what its node's list has
+ * (a reserve page's objects among it) before another page from the
+ * reserves. Interrupts are disabled.
+ */
+static void *alloc_reserved(struct kmem_cache *s, gfp_t gfpflags)
+{
+	struct kmem_cache_node *n = s->node[numa_mem_id()];
+	void *object;
+
+	/* A hint: the list is read under its lock. */
+	if (!n || !READ_ONCE(n->list.nr_partial))
+		return NULL;
+	spin_lock(&n->list_lock);
+	object = node_list_take(s, &n->list, gfpflags);
+	spin_unlock(&n->list_lock);
+	return object;
+}
+
+#ifdef CONFIG_NUMA
+static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
+			 unsigned long *irqflags);
 
 /*
  * Allocate from @node's list. Without __GFP_THISNODE a node that has no
@@ -832,27 +909,6 @@ fallback:
 	return object;
 }
 
-/* A page from the reserves goes to a node list, which can keep it apart. */
-static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab,
-			      unsigned long *irqflags)
-{
-	struct kmem_cache_node *n = s->node[slab_nid(slab)];
-	void *object;
-
-	if (!n)
-		return NULL;
-	spin_lock(&n->list_lock);
-	slab_adopt(s, &n->list, slab);
-	object = slab_take(s, &n->list, slab);
-	spin_unlock(&n->list_lock);
-	return object;
-}
-#else
-static inline void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab,
-				     unsigned long *irqflags)
-{
-	return NULL;
-}
 #endif
 
 /*
@@ -892,6 +948,12 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 		goto refill;
 	}
 
+	if (unlikely(gfp_pfmemalloc_allowed(gfpflags))) {
+		object = alloc_reserved(s, gfpflags);
+		if (object)
+			goto out;
+	}
+
 	local_irq_restore(*irqflags);
 	slab = new_slab(s, gfpflags, numa_mem_id());
 	local_irq_save(*irqflags);
@@ -899,11 +961,9 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 		return NULL;
 
 	if (unlikely(slab_test_pfmemalloc(slab))) {
-		object = alloc_pfmemalloc(s, slab, irqflags);
-		if (object) {
-			__stat(s, SLQB_STAT_ALLOC);
-			return object;
-		}
+		object = alloc_pfmemalloc(s, slab);
+		if (object)
+			goto out;
 	}
 	/* We may be on another CPU now: the page joins this one's list. */
 	c = this_cpu_ptr(s->cpu_slab);
@@ -915,6 +975,7 @@ refill:
 	refill_freelist(s, c, slab);
 freelist:
 	object = kmlist_pop(s, &c->freelist);
+out:
 	__stat(s, SLQB_STAT_ALLOC);
 	return object;
 }
@@ -2026,6 +2087,28 @@ void __check_heap_object(const void *ptr, unsigned long n,
 /*
  * Initialisation.
  */
+
+/*
+ * The boot cache's node lists, once kmalloc works: before, its node
+ * pointers are NULL (its pages all join CPU lists, and its off-node
+ * allocations are local).
+ */
+static void __init boot_cache_node_lists(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	int node;
+
+	n = kcalloc(nr_node_ids, sizeof(*n), GFP_NOWAIT);
+	/* Without them it works on, as it did before kmalloc worked. */
+	if (!n)
+		return;
+	for (node = 0; node < nr_node_ids; node++, n++) {
+		spin_lock_init(&n->list_lock);
+		init_list(&n->list, -1);
+		s->node[node] = n;
+	}
+}
+
 void __init kmem_cache_init(void)
 {
 	struct kmem_cache *s;
@@ -2038,6 +2121,7 @@ void __init kmem_cache_init(void)
 
 	setup_kmalloc_cache_index_table();
 	create_kmalloc_caches(0);
+	boot_cache_node_lists(kmem_cache);
 
 	list_for_each_entry(s, &slab_caches, list)
 		init_random_seq(s);

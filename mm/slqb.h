@@ -19,6 +19,11 @@ unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
 
 extern const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS];
 
+#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
+/* New pages of this cache are taken as from the reserves, for the tests. */
+extern struct kmem_cache *slqb_kunit_reserve_cache;
+#endif
+
 #ifdef CONFIG_SLQB_SYSFS
 int slqb_sysfs_add(struct kmem_cache *s);
 int slqb_sysfs_alias(struct kmem_cache *s, const char *name);

@@ -146,9 +146,10 @@ struct kmem_cache {
 	struct kasan_cache kasan_info;
 #endif
 	/*
-	 * Per-node lists for off-node allocations, allocated together with
-	 * the cache (nr_node_ids of them) so memory stays linear in nodes.
-	 * NULL for the boot cache of caches, whose allocations are all local.
+	 * Per-node lists for off-node allocations and pages from the
+	 * emergency reserves, allocated together with the cache (nr_node_ids
+	 * of them) so memory stays linear in nodes.
+	 * The boot cache of caches gets its own once kmalloc works.
 	 */
 	struct kmem_cache_node *node[MAX_NUMNODES];
 };
