@@ -485,6 +485,56 @@ static void slqb_test_ctor_and_rcu(struct kunit *test)
 }
 
 /*
+ * A page allocated while the freelist was empty, which an interrupt (a
+ * remote-free claim) or a migration refilled meanwhile, joins the CPU's
+ * list unused. It must be given back like any empty page: by
+ * kmem_cache_shrink() and before destroy (the slab_scale module's fanin
+ * left such pages, and kmem_cache_destroy() warned). The constructor,
+ * which runs while the page is being made with interrupts enabled, plays
+ * the interrupt: it frees an object of the cache onto this CPU's freelist.
+ */
+static struct kmem_cache *refill_cache;
+static void *refill_object;
+
+static void refill_ctor(void *object)
+{
+	void *held = xchg(&refill_object, NULL);
+
+	if (held)
+		kmem_cache_free(refill_cache, held);
+}
+
+static void slqb_test_unused_page(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_unused", 0,
+					  refill_ctor);
+	unsigned int i, n = s->objects;
+	void **objs = kunit_kcalloc(test, n, sizeof(void *), GFP_KERNEL);
+	void *last;
+
+	KUNIT_ASSERT_NOT_NULL(test, objs);
+	skip_if_quarantine(test);
+	refill_cache = s;
+	migrate_disable();
+	/* A page's worth: the freelist is empty, no page is partial. */
+	for (i = 0; i < n; i++)
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+	/* The next allocation needs a page; making it frees objs[0]. */
+	WRITE_ONCE(refill_object, objs[0]);
+	last = kmem_cache_alloc(s, GFP_KERNEL);
+	migrate_enable();
+
+	KUNIT_EXPECT_NULL(test, READ_ONCE(refill_object));
+	KUNIT_EXPECT_PTR_EQ(test, last, objs[0]);
+	objs[0] = last;
+	for (i = 0; i < n; i++)
+		kmem_cache_free(s, objs[i]);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+/*
  * A CPU dies with objects on its queues and others still live: the queues
  * are drained, later frees of its objects still reach their pages, and
  * everything can be given back.
@@ -647,6 +697,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_reserves),
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
+	KUNIT_CASE(slqb_test_unused_page),
 	KUNIT_CASE(slqb_test_cpu_hotplug),
 	KUNIT_CASE(slqb_test_counters),
 	KUNIT_CASE(slqb_test_idle_owner),

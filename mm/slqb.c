@@ -771,9 +771,36 @@ static bool freelist_scattered(struct kmem_cache *s, struct kmem_cache_cpu *c)
 }
 
 /*
+ * Pages of @c's list that nothing uses. alloc_local() adopts a new page
+ * unused when an interrupt or a migration refilled the freelist while the
+ * page was being made; it waits on the partial list for the freelist to
+ * run dry, and a drain gives it back. Interrupts are disabled.
+ */
+static void discard_unused(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			   struct list_head *discard)
+{
+	struct kmem_cache_list *l = &c->list;
+	struct slab *slab, *next;
+
+	list_for_each_entry_safe(slab, next, &l->partial, slab_list) {
+		unsigned int objects = slqb_slab_objects(s, slab);
+
+		if (slab->inuse)
+			continue;
+		list_move(&slab->slab_list, discard);
+		l->nr_partial--;
+		l->nr_slabs--;
+		l->nr_objects -= objects;
+		l->nr_free -= objects;
+		__stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
+	}
+}
+
+/*
  * Give back what @c holds: its remote frees, its rlist, and either all of
- * its freelist (@all) or one batch of it, or all of it if its objects are
- * scattered over many pages. Interrupts are disabled.
+ * its freelist and its unused pages (@all) or one batch of the freelist,
+ * or all of it if its objects are scattered over many pages. Interrupts
+ * are disabled.
  */
 static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 		     struct list_head *discard)
@@ -785,9 +812,15 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 	if (READ_ONCE(c->remote_free.list.nr))
 		claim_remote_free(s, c);
 #endif
-	if (!all && c->freelist.nr > s->freebatch)
-		all = freelist_scattered(s, c);
-	flush_free_list(s, c, all ? c->freelist.nr : s->freebatch, discard);
+	if (all) {
+		flush_free_list(s, c, c->freelist.nr, discard);
+		discard_unused(s, c, discard);
+		return;
+	}
+	if (c->freelist.nr > s->freebatch && freelist_scattered(s, c))
+		flush_free_list(s, c, c->freelist.nr, discard);
+	else
+		flush_free_list(s, c, s->freebatch, discard);
 }
 
 /*
@@ -1458,7 +1491,8 @@ static bool cpu_has_queued(int cpu, void *arg)
 	if (READ_ONCE(c->remote_free.list.nr))
 		return true;
 #endif
-	return READ_ONCE(c->freelist.nr);
+	/* Partial pages: one may be unused (discard_unused()). */
+	return READ_ONCE(c->freelist.nr) || READ_ONCE(c->list.nr_partial);
 }
 
 static void drain_all_cpus(struct kmem_cache *s)
@@ -1596,6 +1630,7 @@ int slab_dead_cpu(unsigned int cpu)
 		kmlist_splice(s, &c->freelist, &c->remote_free.list);
 		WRITE_ONCE(c->remote_free.check, 0);
 		flush_free_list(s, c, c->freelist.nr, &discard);
+		discard_unused(s, c, &discard);
 		spin_unlock(&c->remote_free.lock);
 		if (c->rlist.nr)
 			flush_rlist(s, c);
