@@ -19,12 +19,12 @@
  *   objects, @freebatch of them go back to their pages, and pages that
  *   become wholly free go back to the page allocator.
  *
- *   Free of an object owned by another CPU appends it to @rlist. When
- *   @rlist holds @freebatch objects, or the next remote free is for yet
- *   another owner, the whole @rlist is spliced onto the owner's
- *   @remote_free queue under its lock; once that queue holds @freebatch
- *   objects the freer sets @remote_free.check, and only then does the
- *   owner look at it.
+ *   Free of an object owned by another CPU appends it to @rlist, whoever
+ *   the owner. When @rlist holds @freebatch objects it is sorted by owner
+ *   and each owner's objects are spliced onto its @remote_free queue
+ *   under its lock, one hand-off per owner; once that queue holds
+ *   @freebatch objects the freer sets @remote_free.check, and only then
+ *   does the owner look at it.
  *
  *   NUMA: a CPU's pages come from its nearest memory node. A request for
  *   another node (kmalloc_node(), __GFP_THISNODE, a mempolicy) is served
@@ -657,25 +657,31 @@ static void kick_owner(struct kmem_cache_cpu *owner)
 				  owner->list.cpu);
 }
 
-/* Hand @c's rlist to its owner. Interrupts are disabled. */
-static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
+/* The CPU whose list owns @object's page (free_foreign() sent it here). */
+static inline struct kmem_cache_cpu *owner_of(void *object)
 {
-	struct kmem_cache_cpu *owner = c->rlist_owner;
+	return container_of(virt_to_slab(object)->list, struct kmem_cache_cpu,
+			    list);
+}
+
+/* Hand @objects, all of @owner's pages, to @owner: @objects ends empty. */
+static void hand_over(struct kmem_cache *s, struct kmem_cache_cpu *owner,
+		      struct kmlist *objects, struct list_head *discard)
+{
 	struct kmem_cache_remote_free *rf = &owner->remote_free;
 	bool kick = false;
-	LIST_HEAD(discard);
 
 	spin_lock(&rf->lock);
 	if (unlikely(rf->dead)) {
 		/* Nobody will claim them: back to the pages, under rf->lock. */
-		while (c->rlist.nr) {
-			void *object = kmlist_pop(s, &c->rlist);
+		while (objects->nr) {
+			void *object = kmlist_pop(s, objects);
 
 			slab_put(s, &owner->list, virt_to_slab(object), object,
-				 &discard);
+				 discard);
 		}
 	} else {
-		kmlist_splice(s, &rf->list, &c->rlist);
+		kmlist_splice(s, &rf->list, objects);
 		if (rf->list.nr >= s->freebatch && !rf->check)
 			WRITE_ONCE(rf->check, 1);
 		/*
@@ -687,8 +693,42 @@ static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	spin_unlock(&rf->lock);
 	if (kick)
 		kick_owner(owner);
-	c->rlist_owner = NULL;
 	__stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE);
+}
+
+/*
+ * Hand @c's rlist to the owners of its objects: one locked splice for
+ * each owner, however the frees of different owners were interleaved
+ * (one CPU freeing what many produced, as a network receive path does).
+ * The rlist is walked once for each owner it holds objects of, at most
+ * @freebatch objects each time. Interrupts are disabled.
+ */
+static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	struct kmlist rest = c->rlist;
+	struct kmem_cache_cpu *owner = c->rlist_owner;
+	LIST_HEAD(discard);
+
+	c->rlist.head = NULL;
+	c->rlist.tail = NULL;
+	c->rlist.nr = 0;
+	c->rlist_owner = NULL;
+	/* All of one owner, the common case: no sorting. */
+	if (owner)
+		hand_over(s, owner, &rest, &discard);
+	while (rest.nr) {
+		struct kmlist mine = { }, others = { };
+
+		owner = owner_of(rest.head);
+		while (rest.nr) {
+			void *object = kmlist_pop(s, &rest);
+
+			kmlist_push(s, owner_of(object) == owner ? &mine :
+				    &others, object);
+		}
+		hand_over(s, owner, &mine, &discard);
+		rest = others;
+	}
 	discard_slabs(s, &discard);
 }
 
@@ -716,11 +756,11 @@ static void claim_remote_free(struct kmem_cache *s, struct kmem_cache_cpu *c)
 static void free_to_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			  struct kmem_cache_cpu *owner, void *object)
 {
-	if (c->rlist_owner != owner) {
-		if (c->rlist.nr)
-			flush_rlist(s, c);
+	/* The rlist's one owner, or NULL once it holds several owners'. */
+	if (!c->rlist.nr)
 		c->rlist_owner = owner;
-	}
+	else if (c->rlist_owner != owner)
+		c->rlist_owner = NULL;
 	kmlist_push(s, &c->rlist, object);
 	__stat(s, SLQB_STAT_REMOTE_FREE);
 	if (c->rlist.nr >= s->freebatch)

@@ -90,7 +90,7 @@ struct kmem_cache_cpu {
 	struct kmlist freelist;		/* LIFO of free objects of @list's pages */
 #ifdef CONFIG_SMP
 	struct kmlist rlist;		/* objects freed here, owned elsewhere */
-	struct kmem_cache_cpu *rlist_owner;
+	struct kmem_cache_cpu *rlist_owner;	/* all of one owner's, or NULL */
 #endif
 	struct kmem_cache_list list;	/* this CPU's pages */
 #ifdef CONFIG_SLQB_STATS
