@@ -17,7 +17,7 @@
 # to prove the soak fails), harness.soak_break=WHAT[,WHAT...] (break, in the
 # middle of the soak, what an assertion below watches, to prove that it
 # fails: own-fail makes slab_soak's kthreads failslab targets, stress-ng
-# kills a stressor with SIGSEGV, hackbench gives its worker a limit of 8
+# kills a stressor with SIGSEGV (as soon as there is one), hackbench gives its worker a limit of 8
 # open files, http stops httpd, kmsg kills the /dev/kmsg reader).
 # Beside them, the module slab_soak (harness/soak/slab_soak) churns caches of
 # its own, handing objects from thread to thread, so across CPUs and nodes;
@@ -291,17 +291,28 @@ soak_break() {
 		*" own-fail "*,slab_soak/*) echo 1 > "$p/make-it-fail" ;;
 		esac
 	done
-	case "$brk" in *" stress-ng "*)
-		for p in /proc/[0-9]*; do
-			comm=
-			read -r comm 2>/dev/null < "$p/comm"
-			case "$comm" in stress-ng-pipe) kill -SEGV "${p#/proc/}"; break ;; esac
-		done ;;
-	esac
 	case "$brk" in *" hackbench "*) touch $W/break-hackbench ;; esac
 	case "$brk" in *" http "*) kill $httpd_pid ;; esac
 	case "$brk" in *" kmsg "*) kill $kmsg_pid ;; esac
 }
+# harness.soak_break=stress-ng, at once: stressors can end long before
+# half-way. A stressor killed so is not reported as a signal: stress-ng
+# exits 2 (its bogo-ops counter is found corrupted), on the host too.
+break_stressng() {
+	local p comm i=0
+	while [ $i -lt 60 ]; do
+		for p in /proc/[0-9]*; do
+			comm=
+			read -r comm 2>/dev/null < "$p/comm"
+			case "$comm" in
+			stress-ng-vm) ;;
+			stress-ng-*) echo "soak: breaking on purpose: SIGSEGV to $comm"; kill -SEGV "${p#/proc/}"; return ;;
+			esac
+		done
+		sleep 1; i=$((i + 1))
+	done
+}
+case "$brk" in *" stress-ng "*) break_stressng ;; esac
 cycles=0 drops=0 shrinks=0 hog_pid='' round=0
 hog_at=$((start + secs - secs / 3))
 lkdtm_at=$((start + secs / 2))
