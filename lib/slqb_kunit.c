@@ -405,6 +405,35 @@ static void slqb_test_reserves(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+/*
+ * slqb_debug= reaches every cache but those created with
+ * SLAB_NO_USER_FLAGS, and does not track kmemleak's own caches
+ * (SLAB_NOLEAKTRACE) unless it names them, as with slub_debug=. Booted
+ * with slqb_debug (slqb-checks-numa2) this checks it; else it skips.
+ */
+static void slqb_test_debug_flags(struct kunit *test)
+{
+	struct kmem_cache *plain, *nouser, *noleak;
+
+	plain = test_cache(test, "slqb_test_flags", 0, NULL);
+	if (!(plain->flags & SLAB_STORE_USER)) {
+		kmem_cache_destroy(plain);
+		kunit_skip(test, "needs slqb_debug= with U for every cache");
+	}
+	nouser = test_cache(test, "slqb_test_flags_nouser",
+			    SLAB_NO_USER_FLAGS, NULL);
+	noleak = test_cache(test, "slqb_test_flags_noleak", SLAB_NOLEAKTRACE,
+			    NULL);
+	KUNIT_EXPECT_EQ(test, nouser->flags & SLQB_DEBUG_FLAGS, 0U);
+	KUNIT_EXPECT_EQ(test, noleak->flags & SLAB_STORE_USER, 0U);
+	/* Its other checks stay. */
+	KUNIT_EXPECT_EQ(test, noleak->flags & SLQB_DEBUG_FLAGS,
+			plain->flags & SLQB_DEBUG_FLAGS & ~SLAB_STORE_USER);
+	kmem_cache_destroy(noleak);
+	kmem_cache_destroy(nouser);
+	kmem_cache_destroy(plain);
+}
+
 static void slqb_test_bulk(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_bulk", 0, NULL);
@@ -695,6 +724,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_memoryless_node),
 	KUNIT_CASE(slqb_test_node_fallback),
 	KUNIT_CASE(slqb_test_reserves),
+	KUNIT_CASE(slqb_test_debug_flags),
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_unused_page),

@@ -453,7 +453,11 @@ static void __free_slab(struct kmem_cache *s, struct slab *slab)
 	__folio_clear_slab(folio);
 	/* slab->inuse lives in page->_mapcount. */
 	page_mapcount_reset(folio_page(folio, 0));
-	if (current->reclaim_state)
+	/*
+	 * Credit the task that is reclaiming, not one that an IPI or an
+	 * irq_work (a drain, a claim) happened to interrupt.
+	 */
+	if (in_task() && current->reclaim_state)
 		current->reclaim_state->reclaimed_slab += 1 << order;
 	unaccount_slab(slab, order, s);
 	__free_pages(folio_page(folio, 0), order);
@@ -1849,6 +1853,12 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 		return -EINVAL;
 	slqb_tunables(s);
 
+	/*
+	 * The kmalloc caches' per-CPU structures come from the early per-CPU
+	 * area: the same bound as SLUB's.
+	 */
+	BUILD_BUG_ON(PERCPU_DYNAMIC_EARLY_SIZE <
+		     KMALLOC_SHIFT_HIGH * sizeof(struct kmem_cache_cpu));
 	s->cpu_slab = alloc_percpu(struct kmem_cache_cpu);
 	if (!s->cpu_slab)
 		return -ENOMEM;
@@ -1887,7 +1897,19 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 slab_flags_t kmem_cache_flags(unsigned int object_size, slab_flags_t flags,
 			      const char *name)
 {
-	return flags | slqb_debug_flags(name);
+	slab_flags_t debug;
+
+	/* Caches whose users must not have them debugged (SLUB's KUnit). */
+	if (flags & SLAB_NO_USER_FLAGS)
+		return flags;
+	debug = slqb_debug_flags(name);
+	/*
+	 * kmemleak's own caches: tracking their allocations would have
+	 * kmemleak record itself; only slqb_debug= naming them does.
+	 */
+	if ((flags & SLAB_NOLEAKTRACE) && !slqb_debug_names(name))
+		debug &= ~SLAB_STORE_USER;
+	return flags | debug;
 }
 
 struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,

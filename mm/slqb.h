@@ -56,6 +56,7 @@ static __always_inline bool slqb_debug(const struct kmem_cache *s)
 }
 
 slab_flags_t slqb_debug_flags(const char *name);
+bool slqb_debug_names(const char *name);
 unsigned int slqb_debug_layout(struct kmem_cache *s, unsigned int size,
 			       bool meta);
 void slqb_debug_init_object(struct kmem_cache *s, void *object);
@@ -78,6 +79,11 @@ static __always_inline bool slqb_debug(const struct kmem_cache *s)
 static inline slab_flags_t slqb_debug_flags(const char *name)
 {
 	return 0;
+}
+
+static inline bool slqb_debug_names(const char *name)
+{
+	return false;
 }
 
 static inline unsigned int slqb_debug_layout(struct kmem_cache *s,

@@ -105,6 +105,10 @@ static int __init setup_slqb_debug(char *str)
 		case 'u':
 			flags |= SLAB_STORE_USER;
 			break;
+		case 'a':
+			/* failslab's cache-filter: a target, not a check. */
+			flags |= SLAB_FAILSLAB;
+			break;
 		default:
 			pr_err("slqb_debug: unknown option '%c', ignored\n", *str);
 		}
@@ -148,6 +152,17 @@ slab_flags_t slqb_debug_flags(const char *name)
 	if (slqb_debug_caches && !cache_listed(slqb_debug_caches, name))
 		return 0;
 	return slqb_debug_default;
+}
+
+/**
+ * slqb_debug_names - does slqb_debug= name this cache in its list?
+ * @name: the cache's name
+ *
+ * Return: true if slqb_debug= lists caches and @name is one of them.
+ */
+bool slqb_debug_names(const char *name)
+{
+	return slqb_debug_caches && cache_listed(slqb_debug_caches, name);
 }
 
 /**

@@ -258,6 +258,32 @@ static ssize_t shrink_store(struct kmem_cache *s, const char *buf, size_t len)
 }
 SLQB_ATTR_WO(shrink);
 
+#ifdef CONFIG_FAILSLAB
+/* failslab's cache-filter target, as SLUB's file of the same name. */
+static ssize_t failslab_show(struct kmem_cache *s, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", !!(s->flags & SLAB_FAILSLAB));
+}
+
+static ssize_t failslab_store(struct kmem_cache *s, const char *buf,
+			      size_t len)
+{
+	bool on;
+
+	/* Aliases would share the setting without having asked for it. */
+	if (s->refcount > 1)
+		return -EINVAL;
+	if (kstrtobool(buf, &on))
+		return -EINVAL;
+	if (on)
+		WRITE_ONCE(s->flags, s->flags | SLAB_FAILSLAB);
+	else
+		WRITE_ONCE(s->flags, s->flags & ~SLAB_FAILSLAB);
+	return len;
+}
+SLQB_ATTR_RW(failslab);
+#endif
+
 #ifdef CONFIG_SLQB_STATS
 static ssize_t show_stat(struct kmem_cache *s, char *buf,
 			 enum slqb_stat_item si)
@@ -369,6 +395,9 @@ static struct attribute *slqb_attrs[] = {
 	&hiwater_attr.attr,
 	&freebatch_attr.attr,
 	&shrink_attr.attr,
+#ifdef CONFIG_FAILSLAB
+	&failslab_attr.attr,
+#endif
 	NULL
 };
 
