@@ -6,10 +6,10 @@
 #   make run  [ALLOC=slub]          build, boot on numa2, show the allocator at work
 #   make shell [ALLOC=slub]         the same kernel, at the guest's shell
 #   make check [TESTS='slub-*'] [NOBUILD=1] [FULL=1] [DEBUG=1] [LONG=1]   make series's checks,
-#                                   then the tests (harness/tests.list) on the slqb, slqb-up,
-#                                   slqb-debug and slub kernels; FULL=1 adds those on the other
-#                                   kernels (slub-up, slab, slab-up, bench) and SLUB's reference
-#                                   boots, DEBUG=1 the tests on debug kernels, LONG=1 those that
+#                                   then the tests (harness/tests.list) on the slqb, slqb-up
+#                                   and slqb-debug kernels; FULL=1 adds those on the other
+#                                   kernels (slub, slub-up, slab, slab-up, bench) and SLUB's
+#                                   reference boots, DEBUG=1 the tests on debug kernels, LONG=1 those that
 #                                   take over an hour
 #   make lint                       shellcheck the harness
 #   make series                     the git format-patch mails, git am and checkpatch checks

@@ -1,9 +1,8 @@
 #!/bin/bash
 # Run the tests of tests.list: check.sh [GLOB...]   (default: all)
-# Levels: by default the tests on the slqb, slqb-up, slqb-debug and slub
-# kernels (four builds: under an hour from a cold ccache); CHECK_FULL=1
-# (make check FULL=1) adds the tests that need 'full' (the other kernels,
-# SLUB's reference boots); CHECK_DEBUG=1 (make check DEBUG=1) those that
+# Levels: by default the tests on the slqb, slqb-up and slqb-debug kernels
+# (three builds); CHECK_FULL=1 (make check FULL=1) adds the tests that need
+# 'full' (the other kernels, SLUB's reference boots); CHECK_DEBUG=1 (make check DEBUG=1) those that
 # need debug kernels; CHECK_LONG=1 (make check LONG=1) those that take over
 # an hour. A test needing slqb FAILS when the series adds SLQB but the
 # composed tree lacks it (a stale tree, e.g. with NOBUILD=1).

@@ -9,6 +9,11 @@
 # SLQB's page_alloc, SLUB's alloc_slab: pages from the page allocator;
 # SLQB's flush_remote_free_cache (a locked hand-off of a batch), SLUB's
 # free_slowpath (a cmpxchg on a page that is not the CPU's).
+# harness.slub_ref=WORKLOAD:N,... is SLUB's free_slowpath per 1000
+# allocations for each workload, as recorded on this tree (tests.list):
+# SLQB's hand-offs must stay below it (remote frees travel in batches, not
+# one by one), and SLUB's own run (make check FULL=1) must be within 25%
+# of it, or the reference is out of date.
 # needs-prog: hackbench
 . /harness/lib.sh
 
@@ -48,6 +53,23 @@ run() {	# run NAME COMMAND...
 		{ printf "@@BENCH metric=count.%s.%s value=%.1f unit=per_1k_allocs better=lower\n", w, $1, ($4 - $2) * 1000 / n }'
 	echo "@@BENCH metric=count.$name.allocs value=$allocs unit=allocs better=lower"
 	pass "counts-$name" "$allocs allocations"
+	judge "$name" "$allocs"
+}
+
+judge() {	# judge WORKLOAD ALLOCS: against harness.slub_ref
+	local name=$1 allocs=$2 ref event
+	ref=$(cmdline_arg harness.slub_ref | tr ',' '\n' | sed -n "s/^$name://p")
+	[ -n "$ref" ] || return 0
+	if [ "$alloc" = slqb ]; then event=flush_remote_free_cache; else event=free_slowpath; fi
+	paste /tmp/before /tmp/after | awk -v e="$event" -v n="$allocs" -v r="$ref" -v a="$alloc" '
+		$1 == e { v = ($4 - $2) * 1000 / n }
+		END {
+			if (a == "slqb") { ok = v < r; what = "SLQB hand-offs below SLUB free_slowpath" }
+			else { ok = v >= 0.75 * r && v <= 1.25 * r; what = "SLUB free_slowpath within 25% of its reference" }
+			printf "%s %s: %.1f per 1k allocations, reference %s\n", ok ? "ok" : "not-ok", what, v, r
+		}' > /tmp/judged
+	if grep -q '^ok' /tmp/judged; then pass "counts-$name-vs-slub" "$(cut -d' ' -f2- /tmp/judged)"
+	else fail "counts-$name-vs-slub" "$(cut -d' ' -f2- /tmp/judged)"; fi
 }
 
 run hackbench.socket hackbench -g 4 -f 10 -l 200 -s 512
