@@ -92,6 +92,17 @@ only_allocator_differs() {
 	[ "$bad" = 0 ]
 }
 
+# new_run_dir KIND: a new folder build/KIND/TIME for a run's results, with
+# build/KIND/latest pointing to it; prints its path.
+new_run_dir() {
+	local stamp dir
+	stamp=$(date +%Y%m%d-%H%M%S)
+	dir=$BUILD/$1/$stamp
+	mkdir -p "$dir"
+	ln -sfn "$stamp" "$BUILD/$1/latest"
+	echo "$dir"
+}
+
 # --- results records (make check, make bench, make bench-uml) ---
 # write_record NAME TITLE COMMAND FILE...: a dated Markdown record of a
 # result, results/DATE-NAME.md (SLQB_RESULTS names another folder): when, on

@@ -55,12 +55,7 @@ for a in "${names[@]}"; do
 	fi
 done
 
-if [ -z "$res" ]; then
-	stamp=$(date +%Y%m%d-%H%M%S)
-	res=$BUILD/bench/$stamp
-	mkdir -p "$res"
-	ln -sfn "$stamp" "$BUILD/bench/latest"
-fi
+[ -n "$res" ] || res=$(new_run_dir bench)
 mkdir -p "$res/logs"
 
 # Only the allocator differs (lib.sh: only_allocator_differs).

@@ -54,12 +54,7 @@ for t in $topos; do
 	[ -n "$(topo_field "$t" cpus)" ] || die "unknown topology '$t' (harness/topologies)"
 done
 
-if [ -z "$res" ]; then
-	stamp=$(date +%Y%m%d-%H%M%S)
-	res=$BUILD/scale/$stamp
-	mkdir -p "$res"
-	ln -sfn "$stamp" "$BUILD/scale/latest"
-fi
+[ -n "$res" ] || res=$(new_run_dir scale)
 mkdir -p "$res/logs"
 
 # The kernels: built when missing unless NOBUILD=1.
