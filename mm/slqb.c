@@ -259,6 +259,17 @@ static inline void *kmlist_pop(const struct kmem_cache *s, struct kmlist *l)
 	return object;
 }
 
+/* All of @src, which is left empty. */
+static inline struct kmlist kmlist_take(struct kmlist *src)
+{
+	struct kmlist list = *src;
+
+	src->head = NULL;
+	src->tail = NULL;
+	src->nr = 0;
+	return list;
+}
+
 /* Move all of @src to the head of @dst. */
 static inline void kmlist_splice(const struct kmem_cache *s, struct kmlist *dst,
 				 struct kmlist *src)
@@ -570,6 +581,22 @@ static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 }
 
 /*
+ * @slab, empty and off @l's lists, leaves @l for @discard, to be freed by
+ * the caller once its own state is consistent.
+ */
+static void slab_drop(struct kmem_cache *s, struct kmem_cache_list *l,
+		      struct slab *slab, struct list_head *discard)
+{
+	unsigned int objects = slqb_slab_objects(s, slab);
+
+	l->nr_slabs--;
+	l->nr_objects -= objects;
+	l->nr_free -= objects;
+	list_add(&slab->slab_list, discard);
+	__stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
+}
+
+/*
  * Return an object to its page, owned by @l. A page that becomes empty
  * leaves @l and goes on @discard, for the caller to free once its own
  * state is consistent.
@@ -584,19 +611,13 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 	slab->inuse--;
 	l->nr_free++;
 	if (!slab->inuse) {
-		unsigned int objects = slqb_slab_objects(s, slab);
-
 		if (prior) {
 			list_del(&slab->slab_list);
 			l->nr_partial--;
 		} else if (slqb_debug(s)) {
 			list_del(&slab->slab_list);
 		}
-		l->nr_slabs--;
-		l->nr_objects -= objects;
-		l->nr_free -= objects;
-		list_add(&slab->slab_list, discard);
-		__stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
+		slab_drop(s, l, slab, discard);
 		return;
 	}
 	if (!prior) {
@@ -709,13 +730,10 @@ static void hand_over(struct kmem_cache *s, struct kmem_cache_cpu *owner,
  */
 static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 {
-	struct kmlist rest = c->rlist;
+	struct kmlist rest = kmlist_take(&c->rlist);
 	struct kmem_cache_cpu *owner = c->rlist_owner;
 	LIST_HEAD(discard);
 
-	c->rlist.head = NULL;
-	c->rlist.tail = NULL;
-	c->rlist.nr = 0;
 	c->rlist_owner = NULL;
 	/* All of one owner, the common case: no sorting. */
 	if (owner)
@@ -744,10 +762,7 @@ static void claim_remote_free(struct kmem_cache *s, struct kmem_cache_cpu *c)
 
 	/* Look at the queue only under its lock. */
 	spin_lock(&rf->lock);
-	list = rf->list;
-	rf->list.head = NULL;
-	rf->list.tail = NULL;
-	rf->list.nr = 0;
+	list = kmlist_take(&rf->list);
 	WRITE_ONCE(rf->check, 0);
 	spin_unlock(&rf->lock);
 
@@ -827,16 +842,11 @@ static void discard_unused(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	struct slab *slab, *next;
 
 	list_for_each_entry_safe(slab, next, &l->partial, slab_list) {
-		unsigned int objects = slqb_slab_objects(s, slab);
-
 		if (slab->inuse)
 			continue;
-		list_move(&slab->slab_list, discard);
+		list_del(&slab->slab_list);
 		l->nr_partial--;
-		l->nr_slabs--;
-		l->nr_objects -= objects;
-		l->nr_free -= objects;
-		__stat(s, SLQB_STAT_PAGE_FREE_EMPTY);
+		slab_drop(s, l, slab, discard);
 	}
 }
 
@@ -916,17 +926,18 @@ static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab)
 }
 
 /*
- * An entitled caller with nothing queued takes what its node's list has
- * (a reserve page's objects among it) before another page from the
- * reserves. Interrupts are disabled.
+ * A caller entitled to the reserves, with nothing queued, takes what its
+ * node's list has (a reserve page's objects among it) before another page
+ * from the reserves; others go on to a new page. Interrupts are disabled.
  */
 static void *alloc_reserved(struct kmem_cache *s, gfp_t gfpflags)
 {
 	struct kmem_cache_node *n = s->node[numa_mem_id()];
 	void *object;
 
-	/* A hint: the list is read under its lock. */
-	if (!n || !READ_ONCE(n->list.nr_partial))
+	/* A hint (the list is read under its lock), and the cheaper test. */
+	if (!n || !READ_ONCE(n->list.nr_partial) ||
+	    !gfp_pfmemalloc_allowed(gfpflags))
 		return NULL;
 	spin_lock(&n->list_lock);
 	object = node_list_take(s, &n->list, gfpflags);
@@ -1025,11 +1036,9 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 		goto refill;
 	}
 
-	if (unlikely(gfp_pfmemalloc_allowed(gfpflags))) {
-		object = alloc_reserved(s, gfpflags);
-		if (object)
-			goto out;
-	}
+	object = alloc_reserved(s, gfpflags);
+	if (object)
+		goto out;
 
 	local_irq_restore(*irqflags);
 	slab = new_slab(s, gfpflags, numa_mem_id());
@@ -1841,9 +1850,21 @@ static void init_list(struct kmem_cache_list *l, int cpu)
 	l->cpu = cpu;
 }
 
+/* Give @s the nr_node_ids node lists at @n. */
+static void init_node_lists(struct kmem_cache *s, struct kmem_cache_node *n)
+{
+	int node;
+
+	for (node = 0; node < nr_node_ids; node++, n++) {
+		spin_lock_init(&n->list_lock);
+		init_list(&n->list, -1);
+		s->node[node] = n;
+	}
+}
+
 int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 {
-	int cpu, node, err;
+	int cpu, err;
 
 	s->flags = kmem_cache_flags(s->size, flags, s->name);
 #ifdef CONFIG_SLAB_FREELIST_HARDENED
@@ -1873,15 +1894,8 @@ int __kmem_cache_create(struct kmem_cache *s, slab_flags_t flags)
 #endif
 	}
 
-	if (s != &boot_kmem_cache) {
-		struct kmem_cache_node *n = cache_node_lists(s);
-
-		for (node = 0; node < nr_node_ids; node++, n++) {
-			spin_lock_init(&n->list_lock);
-			init_list(&n->list, -1);
-			s->node[node] = n;
-		}
-	}
+	if (s != &boot_kmem_cache)
+		init_node_lists(s, cache_node_lists(s));
 
 	/* Caches made before kmalloc works get theirs in kmem_cache_init(). */
 	if (slab_state >= UP)
@@ -2193,17 +2207,11 @@ void __check_heap_object(const void *ptr, unsigned long n,
 static void __init boot_cache_node_lists(struct kmem_cache *s)
 {
 	struct kmem_cache_node *n;
-	int node;
 
 	n = kcalloc(nr_node_ids, sizeof(*n), GFP_NOWAIT);
 	/* Without them it works on, as it did before kmalloc worked. */
-	if (!n)
-		return;
-	for (node = 0; node < nr_node_ids; node++, n++) {
-		spin_lock_init(&n->list_lock);
-		init_list(&n->list, -1);
-		s->node[node] = n;
-	}
+	if (n)
+		init_node_lists(s, n);
 }
 
 void __init kmem_cache_init(void)
