@@ -165,15 +165,21 @@ http() {	# loopback TCP: BusyBox httpd forks a child per connection
 
 # --- failslab: a low probability, only for the stressors (task-filter) ---
 fs_times=1000000000
+# The task filter goes on first and the probability last: until the filter
+# is on, failslab fails anyone's allocations, the soak's own kthreads' too
+# (allocating since insmod): the probability set first once failed 8 of
+# slab_soak's in CI on numa4, and 22-24 per cache with a 2 s pause put
+# before the filter.
 failslab_on() {
 	[ "$fs" != 0 ] && [ -d $FI ] || return 0
-	echo "${fs%,*}" > $FI/probability
+	echo Y > $FI/task-filter
+	[ "$(cat $FI/task-filter)" = Y ] || { echo "soak: failslab's task-filter did not turn on"; exit 1; }
 	echo "${fs#*,}" > $FI/interval
 	echo $fs_times > $FI/times
 	echo 0 > $FI/space
 	echo 0 > $FI/verbose
 	echo N > $FI/ignore-gfp-wait
-	echo Y > $FI/task-filter
+	echo "${fs%,*}" > $FI/probability
 }
 failslab_off() {
 	[ -d $FI ] || return 0
