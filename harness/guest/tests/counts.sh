@@ -5,6 +5,7 @@
 # host as times do under TCG, so they show what timing cannot.
 #   SLQB: /proc/vmstat's slqb_* events (always counted).
 #   SLUB: the sum of /sys/kernel/slab/*/<stat> (needs CONFIG_SLUB_STATS).
+#   Both: slab_pages, from each cache's sysfs statistics (below).
 # Lines: @@BENCH metric=count.WORKLOAD.EVENT value=PER_1000_ALLOCS ...
 # SLQB's page_alloc, SLUB's alloc_slab: pages from the page allocator;
 # SLQB's flush_remote_free_cache (a locked hand-off of a batch), SLUB's
@@ -26,6 +27,19 @@ slub)
 *) fail counts "allocator $alloc: no counts"; exit 0 ;;
 esac
 
+# slab_pages: the pages (of 4 KiB) those slabs were made of, each cache's
+# new slabs (SLQB's stat_page_alloc, SLUB's alloc_slab) times 2^its order:
+# SLQB's slabs are order 0 for objects up to 1 KiB where SLUB's are up to
+# order 3, so its calls are more and smaller for the same memory.
+slab_pages() {
+	local d stat=alloc_slab
+	[ "$alloc" = slub ] || stat=stat_page_alloc
+	for d in /sys/kernel/slab/*; do
+		# Aliases are links; the first field is the total over CPUs.
+		[ -L "$d" ] || [ ! -r "$d/$stat" ] || echo "$(cut -d' ' -f1 "$d/$stat") $((1 << $(cat "$d/order")))"
+	done | awk '{ s += $1 * $2 } END { print s + 0 }'	# (BusyBox awk has no ^)
+}
+
 snapshot() {	# snapshot FILE: EVENT VALUE lines
 	local e
 	for e in $events; do
@@ -37,6 +51,7 @@ snapshot() {	# snapshot FILE: EVENT VALUE lines
 				awk '{ s += $1 } END { print s + 0 }')"
 		fi
 	done > "$1"
+	echo "slab_pages $(slab_pages)" >> "$1"
 }
 
 run() {	# run NAME COMMAND...
