@@ -152,8 +152,12 @@ static void slqb_test_flush_watermark(struct kunit *test)
 		KUNIT_EXPECT_LE(test, READ_ONCE(c->freelist.nr),
 				(unsigned long)s->hiwater);
 		slabs = slqb_count_slabs(s, &free, NULL);
-		/* At most the queued objects keep pages alive. */
-		KUNIT_EXPECT_LE(test, slabs, (unsigned long)s->hiwater);
+		/*
+		 * Only the queued objects keep pages: each keeps at most one
+		 * (a page count against an object count, but an exact bound:
+		 * no page without a queued object may stay).
+		 */
+		KUNIT_EXPECT_LE(test, slabs, READ_ONCE(c->freelist.nr));
 		KUNIT_EXPECT_LT(test, slabs, slabs_full);
 	}
 	kmem_cache_shrink(s);
@@ -161,19 +165,31 @@ static void slqb_test_flush_watermark(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+/* An online CPU of another node than @cpu's, or -1. */
+static int cpu_of_another_node(int cpu)
+{
+	int other;
+
+	for_each_online_cpu(other)
+		if (cpu_to_node(other) != cpu_to_node(cpu))
+			return other;
+	return -1;
+}
+
 /*
  * Allocate on CPU A, free on CPU B: the objects reach A's remote queue,
  * nothing is lost, A's next allocations take them back instead of new
- * pages, and the pages go back once all is free.
+ * pages, and the pages go back once all is free. Between CPUs of one
+ * node, then of two nodes if there are two.
  */
-static void slqb_test_remote_free(struct kunit *test)
+static void remote_free_between(struct kunit *test, int a, int c)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_remote", 0, NULL);
 	struct batch *b = new_batch(test, s, 8 * s->objects);
 	unsigned long slabs;
-	int a, c;
 
-	two_cpus(test, &a, &c);
+	kunit_info(test, "CPU %d (node %d) frees what CPU %d (node %d) allocated\n",
+		   c, cpu_to_node(c), a, cpu_to_node(a));
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, b), 0);
 	slabs = slqb_count_slabs(s, NULL, NULL);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
@@ -191,6 +207,17 @@ static void slqb_test_remote_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_destroy(s);
+}
+
+static void slqb_test_remote_free(struct kunit *test)
+{
+	int a, c;
+
+	two_cpus(test, &a, &c);
+	remote_free_between(test, a, c);
+	c = cpu_of_another_node(a);
+	if (c >= 0)
+		remote_free_between(test, a, c);
 }
 
 static void slqb_test_shrink(struct kunit *test)
@@ -603,17 +630,75 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 }
 
 /*
+ * A CPU that goes offline leaves its pages that hold live objects to their
+ * nodes' lists: another CPU of the node allocates from them rather than
+ * from new pages, and they go back once empty, the CPU still offline.
+ */
+static void slqb_test_dead_cpu_pages(struct kunit *test)
+{
+	struct kmem_cache *s;
+	struct batch *b, *odd, *more;
+	unsigned long slabs, on_cpu, on_nodes = 0;
+	struct kmem_cache_node *n;
+	int a, c, i, node;
+
+	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU))
+		kunit_skip(test, "needs CPU hotplug");
+	two_cpus(test, &a, &c);
+	skip_if_quarantine(test);
+	/* a takes from c's node's list: a CPU of the same memory node. */
+	for_each_online_cpu(a)
+		if (a != c && cpu_to_mem(a) == cpu_to_mem(c))
+			break;
+	if (a >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs of one node");
+
+	s = test_cache(test, "slqb_test_dead_pages", 0, NULL);
+	b = new_batch(test, s, 4 * s->objects);
+	odd = new_batch(test, s, b->n / 2);
+	more = new_batch(test, s, 2 * s->objects);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
+	slabs = slqb_count_slabs(s, NULL, NULL);
+	/* Every other object freed on c: its pages half used. */
+	for (i = 0; i < odd->n; i++)
+		odd->objs[i] = b->objs[2 * i];
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, odd), 0);
+
+	KUNIT_ASSERT_EQ(test, remove_cpu(c), 0);
+	on_cpu = per_cpu_ptr(s->cpu_slab, c)->list.nr_slabs;
+	KUNIT_EXPECT_EQ(test, on_cpu, 0UL);
+	for_each_kmem_cache_node(s, node, n)
+		on_nodes += n->list.nr_slabs;
+	KUNIT_EXPECT_EQ(test, on_nodes, slabs);
+
+	/* As many objects as c freed: a finds room for all of them. */
+	more->n = odd->n;
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, more), 0);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), slabs);
+
+	for (i = 0; i < odd->n; i++)
+		odd->objs[i] = b->objs[2 * i + 1];
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, odd), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, more), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
+	kmem_cache_destroy(s);
+}
+
+/*
  * Frees into the pages of a CPU that does not allocate must not pile up
  * on its remote queue: past hiwater it is kicked, claims them and gives
  * back what is above hiwater (the 2009 pinning problem). What stays is
- * at most hiwater on its freelist and hiwater on its remote queue.
+ * at most hiwater on its freelist and hiwater on its remote queue, each.
  */
 static void slqb_test_idle_owner(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_idle", 0, NULL);
 	struct batch *b;
 	struct kmem_cache_cpu *owner;
-	unsigned long held;
+	unsigned long held, queued = 0;
 	int a, c, i;
 
 	two_cpus(test, &a, &c);
@@ -627,17 +712,74 @@ static void slqb_test_idle_owner(struct kunit *test)
 		msleep(20);
 		held = READ_ONCE(owner->freelist.nr);
 #ifdef CONFIG_SMP
-		held += READ_ONCE(owner->remote_free.list.nr);
+		queued = READ_ONCE(owner->remote_free.list.nr);
 #endif
-		if (held <= 2 * s->hiwater)
+		if (held <= s->hiwater && queued <= s->hiwater)
 			break;
 	}
 	/* Without the kick, all 4 * hiwater would still be queued. */
-	KUNIT_EXPECT_LE(test, held, 2UL * s->hiwater);
+	KUNIT_EXPECT_LE(test, held, (unsigned long)s->hiwater);
+	KUNIT_EXPECT_LE(test, queued, (unsigned long)s->hiwater);
 	kmem_cache_shrink(s);
 	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	kmem_cache_destroy(s);
 }
+
+#ifdef CONFIG_SMP
+static long wake_cpu(void *arg)
+{
+	return 0;
+}
+
+/*
+ * The periodic trim claims an idle owner's remote queue; what that takes
+ * its freelist past hiwater goes back to the pages in the same trim, so
+ * the freelist stays within hiwater (it used to flush one batch, leaving
+ * up to twice hiwater queued until later trims).
+ */
+static void slqb_test_trim_bound(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_trim", 0, NULL);
+	struct batch *own, *far;
+	struct kmem_cache_cpu *owner;
+	unsigned long held, queued;
+	int a, c, i;
+
+	two_cpus(test, &a, &c);
+	skip_if_quarantine(test);
+	own = new_batch(test, s, 2 * s->hiwater);
+	far = new_batch(test, s, s->hiwater);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, own), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, far), 0);
+	/* A full freelist on a, and a remote queue not past the kick. */
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, own), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, far), 0);
+	owner = per_cpu_ptr(s->cpu_slab, a);
+	held = READ_ONCE(owner->freelist.nr);
+	KUNIT_EXPECT_LE(test, held, (unsigned long)s->hiwater);
+
+	/*
+	 * The trim is deferrable: wake a every 100 ms so that it runs, for
+	 * at most three trim intervals, until the queue has been claimed.
+	 */
+	for (i = 0; i < 60 && READ_ONCE(owner->remote_free.list.nr); i++) {
+		msleep(100);
+		work_on_cpu(a, wake_cpu, NULL);
+	}
+	queued = READ_ONCE(owner->remote_free.list.nr);
+	held = READ_ONCE(owner->freelist.nr);
+	KUNIT_EXPECT_EQ(test, queued, 0UL);
+	KUNIT_EXPECT_LE(test, held, (unsigned long)s->hiwater);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+#else
+static void slqb_test_trim_bound(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_SMP");
+}
+#endif
 
 #ifdef CONFIG_SLQB_STATS
 /* One statistic of @s, on @cpu, or over all CPUs if @cpu is negative. */
@@ -731,6 +873,8 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_cpu_hotplug),
 	KUNIT_CASE(slqb_test_counters),
 	KUNIT_CASE(slqb_test_idle_owner),
+	KUNIT_CASE(slqb_test_dead_cpu_pages),
+	KUNIT_CASE(slqb_test_trim_bound),
 	{}
 };
 

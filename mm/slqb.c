@@ -33,7 +33,13 @@
  *   freed, under the node's list_lock: there are no queues to pin memory
  *   there. Ownership goes by page (slab->list), never by node number, so
  *   a CPU on a memoryless node simply owns pages from another node, and
- *   its frees find their way home like any other.
+ *   its frees find their way home like any other. A CPU whose queues and
+ *   pages are empty takes objects of its node list's pages, one at a
+ *   time, before a new page, so that those pages fill up first.
+ *
+ *   CPU hotplug: a dead CPU's queues go back to the pages, and its pages
+ *   with live objects to their nodes' lists, where others allocate from
+ *   them and whence they are freed when empty, whether or not it returns.
  *
  *   Emergency reserves: a page the page allocator gave from its reserves
  *   (pfmemalloc) joins its node's list even without NUMA, never a CPU's,
@@ -54,16 +60,22 @@
  *   reads @check without the lock as a hint, but takes the lock before it
  *   looks at the queue. Once a CPU has died, @remote_free.dead is set and
  *   the same lock also guards that CPU's pages, since freers must then
- *   return objects to the pages themselves.
+ *   return objects to the pages themselves. Those pages move to their
+ *   nodes' lists (slab_dead_cpu(), hand_over()); slab->list is written
+ *   under both locks and read without one by freers, who find either
+ *   list and do the right thing with each (free_foreign(), flush_rlist(),
+ *   flush_free_list()).
  *
  *   kmem_cache_node.list_lock: the node list's pages.
  *
- *   All these locks are taken with interrupts disabled and none nests
- *   inside another. Empty pages are freed after the lock is dropped and
- *   the per-CPU state is consistent again, since freeing a page may free
- *   slab objects (memcg vectors) itself. slab_mutex (and CPU hotplug's
- *   lock above it) is taken only by cache creation and destruction, the
- *   trim worker (trylock), the shrinker (trylock) and CPU hotplug.
+ *   All these locks are taken with interrupts disabled. The only nesting:
+ *   a node's list_lock inside a dead CPU's remote_free.lock, as its pages
+ *   move to the node's list. Empty pages are freed after the lock is
+ *   dropped and the per-CPU state is consistent again, since freeing a
+ *   page may free slab objects (memcg vectors) itself. slab_mutex (and
+ *   CPU hotplug's lock above it) is taken only by cache creation and
+ *   destruction, the trim worker (trylock), the shrinker (trylock) and
+ *   CPU hotplug.
  *
  * Memory is given back by the flush above @hiwater, by a per-CPU trim
  * that runs every few seconds and shrinks idle queues, by a shrinker that
@@ -75,7 +87,8 @@
  * watermark of 512 objects could pin 2 MB): each queued object may pin a
  * whole page, so every queue is bounded in objects by a number that is
  * itself a bound on pages. @freelist holds at most @hiwater objects,
- * also after claiming a remote queue; @rlist at most @freebatch; and a
+ * also after claiming a remote queue (whether an allocation, the kick or
+ * the trim claims it); @rlist fewer than @freebatch; and a
  * remote queue that grows past @hiwater because its owner does not
  * allocate kicks the owner (an irq_work, so idle CPUs answer too),
  * which claims it and flushes down to @hiwater. A CPU thus
@@ -86,7 +99,9 @@
  * ones. For small objects that is still many pages if they are
  * scattered, so the periodic trim also counts the pages a freelist pins
  * and flushes all of it when they are many more than its objects would
- * fill.
+ * fill. The trim work is deferrable, so an idle CPU may not trim for a
+ * long while: what it holds is within the bounds above all the same, and
+ * the shrinker drains it when memory is short.
  */
 
 #include <kunit/visibility.h>
@@ -629,7 +644,63 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 	__stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
 }
 
-/* Return up to @nr objects of @c's freelist to their pages. */
+/*
+ * Return @object to its page, which is on a node list (pages never leave
+ * one). Interrupts are disabled.
+ */
+static void node_put(struct kmem_cache *s, struct slab *slab, void *object,
+		     struct list_head *discard)
+{
+	struct kmem_cache_list *l = READ_ONCE(slab->list);
+	struct kmem_cache_node *n = container_of(l, struct kmem_cache_node,
+						 list);
+
+	spin_lock(&n->list_lock);
+	slab_put(s, l, slab, object, discard);
+	spin_unlock(&n->list_lock);
+}
+
+#ifdef CONFIG_SMP
+/*
+ * @slab, of a dead CPU's list @l, moves to its node's list @n: the CPU is
+ * not there to allocate from it, so anyone may now, and frees return its
+ * objects under @n's lock (see slab_dead_cpu()). The dead CPU's
+ * remote_free.lock and @n's list_lock are held.
+ */
+static void slab_to_node(struct kmem_cache *s, struct kmem_cache_list *l,
+			 struct kmem_cache_node *n, struct slab *slab)
+{
+	unsigned int objects = slqb_slab_objects(s, slab);
+	unsigned int free = objects - slab->inuse;
+
+	/* Partial pages are on @partial, full ones of debug caches on @full. */
+	if (slab->freelist || slqb_debug(s))
+		list_del(&slab->slab_list);
+	if (slab->freelist)
+		l->nr_partial--;
+	l->nr_slabs--;
+	l->nr_objects -= objects;
+	l->nr_free -= free;
+
+	n->list.nr_slabs++;
+	n->list.nr_objects += objects;
+	n->list.nr_free += free;
+	if (slab->freelist) {
+		list_add(&slab->slab_list, &n->list.partial);
+		n->list.nr_partial++;
+	} else if (slqb_debug(s)) {
+		list_add(&slab->slab_list, &n->list.full);
+	}
+	/* Freers read it without a lock: see free_foreign(). */
+	WRITE_ONCE(slab->list, &n->list);
+}
+#endif
+
+/*
+ * Return up to @nr objects of @c's freelist to their pages. An object
+ * whose page went to a node list while this CPU was dead (an object that
+ * was on its way here then) goes back to that page on its node.
+ */
 static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			    unsigned long nr, struct list_head *discard)
 {
@@ -637,8 +708,12 @@ static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		return;
 	while (nr-- && c->freelist.nr) {
 		void *object = kmlist_pop(s, &c->freelist);
+		struct slab *slab = virt_to_slab(object);
 
-		slab_put(s, &c->list, virt_to_slab(object), object, discard);
+		if (likely(slab->list == &c->list))
+			slab_put(s, &c->list, slab, object, discard);
+		else
+			node_put(s, slab, object, discard);
 	}
 	__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
 }
@@ -682,13 +757,6 @@ static void kick_owner(struct kmem_cache_cpu *owner)
 				  owner->list.cpu);
 }
 
-/* The CPU whose list owns @object's page (free_foreign() sent it here). */
-static inline struct kmem_cache_cpu *owner_of(void *object)
-{
-	return container_of(virt_to_slab(object)->list, struct kmem_cache_cpu,
-			    list);
-}
-
 /* Hand @objects, all of @owner's pages, to @owner: @objects ends empty. */
 static void hand_over(struct kmem_cache *s, struct kmem_cache_cpu *owner,
 		      struct kmlist *objects, struct list_head *discard)
@@ -698,12 +766,24 @@ static void hand_over(struct kmem_cache *s, struct kmem_cache_cpu *owner,
 
 	spin_lock(&rf->lock);
 	if (unlikely(rf->dead)) {
-		/* Nobody will claim them: back to the pages, under rf->lock. */
+		/*
+		 * Nobody will claim them: back to the pages, which go to their
+		 * node's list if they have not yet (slab_dead_cpu()).
+		 */
 		while (objects->nr) {
 			void *object = kmlist_pop(s, objects);
+			struct slab *slab = virt_to_slab(object);
+			struct kmem_cache_node *n = s->node[slab_nid(slab)];
 
-			slab_put(s, &owner->list, virt_to_slab(object), object,
-				 discard);
+			if (unlikely(!n)) {
+				slab_put(s, &owner->list, slab, object, discard);
+				continue;
+			}
+			spin_lock(&n->list_lock);
+			if (slab->list == &owner->list)
+				slab_to_node(s, &owner->list, n, slab);
+			slab_put(s, &n->list, slab, object, discard);
+			spin_unlock(&n->list_lock);
 		}
 	} else {
 		kmlist_splice(s, &rf->list, objects);
@@ -741,14 +821,25 @@ static void flush_rlist(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	while (rest.nr) {
 		struct kmlist mine = { }, others = { };
 
-		owner = owner_of(rest.head);
+		owner = NULL;
 		while (rest.nr) {
 			void *object = kmlist_pop(s, &rest);
+			struct slab *slab = virt_to_slab(object);
+			struct kmem_cache_list *l = READ_ONCE(slab->list);
+			struct kmem_cache_cpu *o;
 
-			kmlist_push(s, owner_of(object) == owner ? &mine :
-				    &others, object);
+			/* Its page went to a node list since (a dead owner's). */
+			if (unlikely(slqb_is_node_list(l))) {
+				node_put(s, slab, object, &discard);
+				continue;
+			}
+			o = container_of(l, struct kmem_cache_cpu, list);
+			if (!owner)
+				owner = o;
+			kmlist_push(s, o == owner ? &mine : &others, object);
 		}
-		hand_over(s, owner, &mine, &discard);
+		if (owner)
+			hand_over(s, owner, &mine, &discard);
 		rest = others;
 	}
 	discard_slabs(s, &discard);
@@ -852,13 +943,17 @@ static void discard_unused(struct kmem_cache *s, struct kmem_cache_cpu *c,
 
 /*
  * Give back what @c holds: its remote frees, its rlist, and either all of
- * its freelist and its unused pages (@all) or one batch of the freelist,
- * or all of it if its objects are scattered over many pages. Interrupts
- * are disabled.
+ * its freelist and its unused pages (@all) or one batch of the freelist
+ * (more if the claim took it past @hiwater), or all of it if its objects
+ * are scattered over many pages. Interrupts are disabled.
  */
 static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 		     struct list_head *discard)
 {
+	/* Both may be set anew meanwhile (sysfs): read them once. */
+	unsigned long nr = READ_ONCE(s->freebatch);
+	unsigned long hiwater = READ_ONCE(s->hiwater);
+
 #ifdef CONFIG_SMP
 	if (c->rlist.nr)
 		flush_rlist(s, c);
@@ -871,10 +966,11 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 		discard_unused(s, c, discard);
 		return;
 	}
-	if (c->freelist.nr > s->freebatch && freelist_scattered(s, c))
-		flush_free_list(s, c, c->freelist.nr, discard);
-	else
-		flush_free_list(s, c, s->freebatch, discard);
+	if (c->freelist.nr > nr && freelist_scattered(s, c))
+		nr = c->freelist.nr;
+	else if (c->freelist.nr > hiwater)
+		nr += c->freelist.nr - hiwater;
+	flush_free_list(s, c, nr, discard);
 }
 
 /*
@@ -926,22 +1022,32 @@ static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab)
 }
 
 /*
- * A caller entitled to the reserves, with nothing queued, takes what its
- * node's list has (a reserve page's objects among it) before another page
- * from the reserves; others go on to a new page. Interrupts are disabled.
+ * With nothing queued, a CPU takes an object of its node list's pages, if
+ * it has any, before it asks for a new page: pages a dead CPU left there
+ * and off-node allocations' pages fill up before new ones come. A caller
+ * entitled to the reserves may take a reserve page's objects, and so
+ * looks there before another page from the reserves. The object is the
+ * caller's, not queued: its page stays the node's. Interrupts are
+ * disabled.
  */
-static void *alloc_reserved(struct kmem_cache *s, gfp_t gfpflags)
+static void *alloc_node_list(struct kmem_cache *s, gfp_t gfpflags)
 {
 	struct kmem_cache_node *n = s->node[numa_mem_id()];
 	void *object;
 
-	/* A hint (the list is read under its lock), and the cheaper test. */
-	if (!n || !READ_ONCE(n->list.nr_partial) ||
-	    !gfp_pfmemalloc_allowed(gfpflags))
+	/*
+	 * A hint: the list is read under its lock. It counts reserve pages
+	 * too, which a caller not entitled to them looks at in vain: they
+	 * are few and short-lived, being freed as soon as they are empty.
+	 */
+	if (!n || !READ_ONCE(n->list.nr_partial))
 		return NULL;
 	spin_lock(&n->list_lock);
 	object = node_list_take(s, &n->list, gfpflags);
 	spin_unlock(&n->list_lock);
+	/* Its free is counted as an off-node free: count it alike. */
+	if (object)
+		__stat(s, SLQB_STAT_OFFNODE_ALLOC);
 	return object;
 }
 
@@ -1036,7 +1142,7 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 		goto refill;
 	}
 
-	object = alloc_reserved(s, gfpflags);
+	object = alloc_node_list(s, gfpflags);
 	if (object)
 		goto out;
 
@@ -1213,16 +1319,17 @@ static void report_double_free(struct kmem_cache *s, void *object)
 static void free_foreign(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			 struct slab *slab, void *object)
 {
-	struct kmem_cache_list *l = slab->list;
+	/*
+	 * A dead CPU's page may move to its node's list meanwhile: as the
+	 * dead CPU's, the object goes to the rlist and on to hand_over(),
+	 * which looks again under the dead CPU's lock.
+	 */
+	struct kmem_cache_list *l = READ_ONCE(slab->list);
 
 	if (slqb_is_node_list(l)) {
-		struct kmem_cache_node *n;
 		LIST_HEAD(discard);
 
-		n = container_of(l, struct kmem_cache_node, list);
-		spin_lock(&n->list_lock);
-		slab_put(s, l, slab, object, &discard);
-		spin_unlock(&n->list_lock);
+		node_put(s, slab, object, &discard);
 		__stat(s, SLQB_STAT_OFFNODE_FREE);
 		discard_slabs(s, &discard);
 		return;
@@ -1258,7 +1365,8 @@ static __always_inline void free_to_cpu(struct kmem_cache *s,
 					struct kmem_cache_cpu *c,
 					struct slab *slab, void *object)
 {
-	if (likely(slab->list == &c->list)) {
+	/* A dead CPU's page may be moving to a node list: READ_ONCE. */
+	if (likely(READ_ONCE(slab->list) == &c->list)) {
 		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
 		    unlikely(object == c->freelist.head)) {
 			report_double_free(s, object);
@@ -1663,10 +1771,38 @@ static int slqb_cpu_offline(unsigned int cpu)
 
 #ifdef CONFIG_SMP
 /*
+ * A dead CPU's pages that hold live objects go to their nodes' lists, so
+ * that other CPUs allocate from them (alloc_node_list()) and they go back
+ * to the page allocator once empty, even if the CPU never returns. Full
+ * pages are on no list but those of debug caches: each goes when an
+ * object of it is freed (hand_over()). The dead CPU's remote_free.lock is
+ * held.
+ */
+static void dead_cpu_pages_to_nodes(struct kmem_cache *s,
+				    struct kmem_cache_cpu *c)
+{
+	struct list_head *lists[] = { &c->list.partial, &c->list.full };
+	struct slab *slab, *next;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry_safe(slab, next, lists[i], slab_list) {
+			struct kmem_cache_node *n = s->node[slab_nid(slab)];
+
+			if (unlikely(!n))
+				continue;
+			spin_lock(&n->list_lock);
+			slab_to_node(s, &c->list, n, slab);
+			spin_unlock(&n->list_lock);
+		}
+	}
+}
+
+/*
  * CPU hotplug, CPUHP_SLAB_PREPARE. A dead CPU's queues are drained from
- * the CPU that took it down; pages still holding live objects stay with
- * the dead CPU's list, and until it returns its freers put objects back
- * into those pages under remote_free.lock.
+ * the CPU that took it down and its pages with live objects go to their
+ * nodes' lists; until it returns, its freers put objects of its remaining
+ * (full) pages back under remote_free.lock, moving those pages too.
  */
 int slab_dead_cpu(unsigned int cpu)
 {
@@ -1684,6 +1820,7 @@ int slab_dead_cpu(unsigned int cpu)
 		WRITE_ONCE(c->remote_free.check, 0);
 		flush_free_list(s, c, c->freelist.nr, &discard);
 		discard_unused(s, c, &discard);
+		dead_cpu_pages_to_nodes(s, c);
 		spin_unlock(&c->remote_free.lock);
 		if (c->rlist.nr)
 			flush_rlist(s, c);
