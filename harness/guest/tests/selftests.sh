@@ -30,7 +30,7 @@ run() {
 # time: over two hours on the debug kernel); libkmod falls back only when
 # finit_module() is missing (ENOSYS). kmod picks its command by its name.
 maple() {
-	local mt_known=1 ko line runs
+	local mt_known=1 ko line runs other
 	ko=$(find /lib/modules -name test_maple_tree.ko | head -n 1)
 	[ -n "$ko" ] || { fail test_maple_tree "module test_maple_tree.ko not in the initramfs"; return; }
 	[ -x /usr/bin/kmod ] || { fail test_maple_tree "no kmod in the initramfs (needs-prog: kmod)"; return; }
@@ -41,8 +41,13 @@ maple() {
 	line=$(dmesg | grep -E 'maple_tree: [0-9]+ of [0-9]+ tests passed' | tail -n 1)
 	# shellcheck disable=SC2046 # two numbers, split on purpose
 	set -- $(echo "$line" | sed 's/.*maple_tree: \([0-9]*\) of \([0-9]*\) tests passed.*/\1 \2/')
+	# Each failed check prints 'BUG at FUNCTION:LINE': the failures allowed
+	# are the stock one, at that place, and no other.
+	other=$(dmesg | grep 'BUG at ' | grep -vc 'BUG at next_prev_test:1991 ')
 	if [ "$runs" != 1 ]; then
 		fail test_maple_tree "its tests ran $runs times in one insmod, not once"
+	elif [ "$other" != 0 ]; then
+		fail test_maple_tree "${line#*] }: a failure besides the stock one: $(dmesg | grep 'BUG at ' | grep -v 'BUG at next_prev_test:1991 ' | head -n 1 | sed 's/^\[[^]]*\] //')"
 	elif [ $# = 2 ] && [ $(($2 - $1)) -le $mt_known ]; then
 		pass test_maple_tree "${line#*] } (stock 6.1.192 fails $mt_known)"
 	else
