@@ -108,11 +108,15 @@ new_run_dir() {
 # result, results/DATE-NAME.md (SLQB_RESULTS names another folder): when, on
 # what machine, by which command, at which commit, then each FILE in a code
 # block; a FILE ending in .json is copied beside it as DATE-NAME.json. The
-# records are committed by hand when a result is worth keeping.
+# records are committed by hand when a result is worth keeping; a committed
+# one is never overwritten (a second run that day writes DATE-HHMM-NAME).
 write_record() {
 	local name=$1 title=$2 command=$3 out f
 	shift 3
 	out=${SLQB_RESULTS:-$REPO/results}/$(date -u +%F)-$name
+	if git -C "$REPO" ls-files --error-unmatch "$out.md" > /dev/null 2>&1; then
+		out=${out%/*}/$(date -u +%F-%H%M)-$name
+	fi
 	mkdir -p "${out%/*}"
 	{
 		echo "# $title"
