@@ -9,9 +9,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # Re-composing replaces the tree under a running build: take the build lock
-# (build.sh already holds it when it calls us).
+# (build.sh already holds it when it calls us; with_build_lock marks the
+# holder, so setting SLQB_HOLDS_BUILD_LOCK here would skip the lock).
 if [ -z "${SLQB_HOLDS_BUILD_LOCK:-}" ]; then
-	SLQB_HOLDS_BUILD_LOCK=1 with_build_lock "$0" "$@"
+	with_build_lock "$0" "$@"
 	exit
 fi
 
