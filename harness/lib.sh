@@ -42,7 +42,10 @@ CONFIGS=$HARNESS/configs
 OUTS=$BUILD/out				# one O= folder per build name
 LOGS=$BUILD/logs
 ALLOCS="slqb slub slab"			# allocators a build can select
-FLAVOURS="debug up bench lkdtm nodebug fpunwind"	# extra fragments a build can add
+# The extra fragments a build can add: every configs/*.config but base's
+# and the allocators'.
+FLAVOURS=$(cd "$CONFIGS" && for f in *.config; do f=${f%.config}; [[ " base $ALLOCS " == *" $f "* ]] || echo "$f"; done | tr '\n' ' ')
+FLAVOURS=${FLAVOURS% }
 
 # "a b c" -> "a, b, c"
 list() { local l="$*"; echo "${l// /, }"; }
