@@ -1679,6 +1679,31 @@ static void drain_this_cpu_all_caches(void *arg)
 		drain_this_cpu(s);
 }
 
+/*
+ * The shrinker interrupts only the CPUs that hold something of some cache:
+ * idle and isolated CPUs with nothing queued are left alone. slab_mutex
+ * is held.
+ */
+static bool cpu_has_rlist_any(int cpu, void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		if (cpu_has_rlist(cpu, s))
+			return true;
+	return false;
+}
+
+static bool cpu_has_queued_any(int cpu, void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		if (cpu_has_queued(cpu, s))
+			return true;
+	return false;
+}
+
 static unsigned long queued_objects(struct kmem_cache *s)
 {
 	unsigned long nr = 0;
@@ -1719,8 +1744,10 @@ static unsigned long slqb_shrink_scan(struct shrinker *shrink,
 	nr = slqb_shrink_count(shrink, sc);
 	if (!nr || !mutex_trylock(&slab_mutex))
 		return SHRINK_STOP;
-	on_each_cpu(flush_rlist_this_cpu_all_caches, NULL, 1);
-	on_each_cpu(drain_this_cpu_all_caches, NULL, 1);
+	on_each_cpu_cond(cpu_has_rlist_any, flush_rlist_this_cpu_all_caches,
+			 NULL, 1);
+	on_each_cpu_cond(cpu_has_queued_any, drain_this_cpu_all_caches, NULL,
+			 1);
 	mutex_unlock(&slab_mutex);
 	return nr;
 }
