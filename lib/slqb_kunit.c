@@ -131,13 +131,51 @@ static void slqb_test_lifo_reuse(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
-/* Past hiwater the freelist goes back to its pages, and empty pages go. */
+/* What a CPU's list holds, read on that CPU with interrupts disabled. */
+struct cpu_pages {
+	struct kmem_cache *s;
+	unsigned long empty;	/* pages of no object, on the partial list */
+	unsigned long slabs;	/* all pages of the CPU's list */
+	unsigned long queued;	/* objects on the CPU's freelist */
+};
+
+static long read_cpu_pages(void *arg)
+{
+	struct cpu_pages *p = arg;
+	struct kmem_cache_cpu *c;
+	struct slab *slab;
+
+	local_irq_disable();
+	c = this_cpu_ptr(p->s->cpu_slab);
+	p->empty = 0;
+	list_for_each_entry(slab, &c->list.partial, slab_list)
+		p->empty += !slab->inuse;
+	p->slabs = c->list.nr_slabs;
+	p->queued = c->freelist.nr;
+	local_irq_enable();
+	return 0;
+}
+
+/* Run on a CPU, which wakes it: a deferrable timer of an idle CPU waits. */
+static long wake_cpu(void *arg)
+{
+	return 0;
+}
+
+/*
+ * Past hiwater the freelist goes back to its pages. Pages that empties
+ * stay with the CPU for the allocations that follow a burst of frees, as
+ * long as its pages' free objects number at most hiwater; the periodic
+ * trim gives them back. Every other page holds a queued object.
+ */
 static void slqb_test_flush_watermark(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_flush", 0, NULL);
 	struct batch *b = new_batch(test, s, 3 * s->hiwater);
 	int cpu = cpumask_first(cpu_online_mask);
-	unsigned long slabs_full, free, slabs;
+	struct cpu_pages p = { .s = s };
+	unsigned long slabs_full;
+	int i;
 
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
 	slabs_full = slqb_count_slabs(s, NULL, NULL);
@@ -147,18 +185,24 @@ static void slqb_test_flush_watermark(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
-		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
-
-		KUNIT_EXPECT_LE(test, READ_ONCE(c->freelist.nr),
+		work_on_cpu(cpu, read_cpu_pages, &p);
+		KUNIT_EXPECT_LE(test, p.queued, (unsigned long)s->hiwater);
+		/* The flush emptied pages, and the CPU kept some, not all. */
+		KUNIT_EXPECT_GE(test, p.empty, 1UL);
+		KUNIT_EXPECT_LE(test, p.empty * s->objects,
 				(unsigned long)s->hiwater);
-		slabs = slqb_count_slabs(s, &free, NULL);
-		/*
-		 * Only the queued objects keep pages: each keeps at most one
-		 * (a page count against an object count, but an exact bound:
-		 * no page without a queued object may stay).
-		 */
-		KUNIT_EXPECT_LE(test, slabs, READ_ONCE(c->freelist.nr));
-		KUNIT_EXPECT_LT(test, slabs, slabs_full);
+		/* Each other page holds at least one queued object. */
+		KUNIT_EXPECT_LE(test, p.slabs - p.empty, p.queued);
+		KUNIT_EXPECT_LT(test, p.slabs, slabs_full);
+
+		/* The trim gives the empty pages back within a few intervals. */
+		for (i = 0; i < 80 && p.empty; i++) {
+			msleep(100);
+			work_on_cpu(cpu, wake_cpu, NULL);
+			work_on_cpu(cpu, read_cpu_pages, &p);
+		}
+		KUNIT_EXPECT_EQ(test, p.empty, 0UL);
+		KUNIT_EXPECT_LE(test, p.slabs, p.queued);
 	}
 	kmem_cache_shrink(s);
 	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
@@ -726,11 +770,6 @@ static void slqb_test_idle_owner(struct kunit *test)
 }
 
 #ifdef CONFIG_SMP
-static long wake_cpu(void *arg)
-{
-	return 0;
-}
-
 /*
  * The periodic trim claims an idle owner's remote queue; what that takes
  * its freelist past hiwater goes back to the pages in the same trim, so

@@ -91,12 +91,15 @@
  * the trim claims it); @rlist fewer than @freebatch; and a
  * remote queue that grows past @hiwater because its owner does not
  * allocate kicks the owner (an irq_work, so idle CPUs answer too),
- * which claims it and flushes down to @hiwater. A CPU thus
- * pins at most about 2 * @hiwater + @freebatch slabs of a cache beyond
- * those holding live objects (order-0 pages but for objects over a
- * quarter page), and @hiwater is sized from the objects per page
- * (slqb_tunables()): 16 objects for large objects, at most 512 for small
- * ones. For small objects that is still many pages if they are
+ * which claims it and flushes down to @hiwater. A CPU thus pins at most
+ * about 2 * @hiwater + @freebatch slabs of a cache beyond those holding
+ * live objects (order-0 pages but for objects over a quarter page), and
+ * @hiwater is sized from the objects per page (slqb_tunables()): 16
+ * objects for large objects, at most 512 for small ones. Besides, pages
+ * that a flush empties stay with the CPU while its pages' free objects
+ * number at most @hiwater (at most @hiwater objects' worth of empty
+ * pages), for the allocations that follow a burst of frees; the next
+ * trim gives them back. For small objects that is still many pages if they are
  * scattered, so the periodic trim also counts the pages a freelist pins
  * and flushes all of it when they are many more than its objects would
  * fill. The trim work is deferrable, so an idle CPU may not trim for a
@@ -612,9 +615,28 @@ static void slab_drop(struct kmem_cache *s, struct kmem_cache_list *l,
 }
 
 /*
+ * Does @l keep a page it just emptied, rather than give it back? A CPU's
+ * freelist spills to its pages past @hiwater when a burst of frees
+ * outruns its allocations (kmem_cache_free_bulk() after
+ * kmem_cache_alloc_bulk(), a consumer's frees after a producer's
+ * allocations), and as many allocations tend to follow: given back at
+ * once, the same pages would go to the page allocator and come straight
+ * back. So a CPU keeps emptied pages while the free objects of all its
+ * pages, these included, number at most @hiwater; the periodic trim and
+ * every drain give them back (discard_unused()). Node lists, shared by
+ * the CPUs of a node, keep none, nor does a dead CPU's list.
+ */
+static bool slab_keep_empty(struct kmem_cache *s, struct kmem_cache_list *l)
+{
+	return !slqb_is_node_list(l) && cpu_online(l->cpu) &&
+	       l->nr_free <= READ_ONCE(s->hiwater);
+}
+
+/*
  * Return an object to its page, owned by @l. A page that becomes empty
- * leaves @l and goes on @discard, for the caller to free once its own
- * state is consistent.
+ * stays at the tail of @l's partial list if slab_keep_empty() says so, else leaves
+ * @l and goes on @discard, for the caller to free once its own state is
+ * consistent.
  */
 static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		     struct slab *slab, void *object, struct list_head *discard)
@@ -626,13 +648,21 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 	slab->inuse--;
 	l->nr_free++;
 	if (!slab->inuse) {
-		if (prior) {
+		if (prior || slqb_debug(s))
 			list_del(&slab->slab_list);
+		if (prior)
 			l->nr_partial--;
-		} else if (slqb_debug(s)) {
-			list_del(&slab->slab_list);
+		if (!slab_keep_empty(s, l)) {
+			slab_drop(s, l, slab, discard);
+			return;
 		}
-		slab_drop(s, l, slab, discard);
+		/*
+		 * Last on the partial list: refills take the pages in use
+		 * first, and the trim finds kept pages there.
+		 */
+		list_add_tail(&slab->slab_list, &l->partial);
+		l->nr_partial++;
+		__stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
 		return;
 	}
 	if (!prior) {
@@ -920,11 +950,21 @@ static bool freelist_scattered(struct kmem_cache *s, struct kmem_cache_cpu *c)
 	return pages > 4 * packed + 8;
 }
 
+/* @slab, empty on @l's partial list, leaves for @discard. */
+static void partial_drop(struct kmem_cache *s, struct kmem_cache_list *l,
+			 struct slab *slab, struct list_head *discard)
+{
+	list_del(&slab->slab_list);
+	l->nr_partial--;
+	slab_drop(s, l, slab, discard);
+}
+
 /*
- * Pages of @c's list that nothing uses. alloc_local() adopts a new page
- * unused when an interrupt or a migration refilled the freelist while the
- * page was being made; it waits on the partial list for the freelist to
- * run dry, and a drain gives it back. Interrupts are disabled.
+ * Pages of @c's list that nothing uses: those kept after a flush emptied
+ * them (slab_keep_empty()), and a new page alloc_local() adopts unused
+ * when an interrupt or a migration refilled the freelist while the page
+ * was being made. They wait on the partial list for the freelist to run
+ * dry, and a drain gives them back. Interrupts are disabled.
  */
 static void discard_unused(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			   struct list_head *discard)
@@ -932,12 +972,28 @@ static void discard_unused(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	struct kmem_cache_list *l = &c->list;
 	struct slab *slab, *next;
 
-	list_for_each_entry_safe(slab, next, &l->partial, slab_list) {
+	list_for_each_entry_safe(slab, next, &l->partial, slab_list)
+		if (!slab->inuse)
+			partial_drop(s, l, slab, discard);
+}
+
+/*
+ * The kept pages alone, found at the tail of @c's partial list without
+ * walking the pages in use (the trim's share of discard_unused()).
+ * Interrupts are disabled.
+ */
+static void discard_kept(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			 struct list_head *discard)
+{
+	struct kmem_cache_list *l = &c->list;
+
+	while (l->nr_partial) {
+		struct slab *slab = list_last_entry(&l->partial, struct slab,
+						    slab_list);
+
 		if (slab->inuse)
-			continue;
-		list_del(&slab->slab_list);
-		l->nr_partial--;
-		slab_drop(s, l, slab, discard);
+			break;
+		partial_drop(s, l, slab, discard);
 	}
 }
 
@@ -971,6 +1027,8 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 	else if (c->freelist.nr > hiwater)
 		nr += c->freelist.nr - hiwater;
 	flush_free_list(s, c, nr, discard);
+	/* Pages kept for allocations that did not come (slab_keep_empty()). */
+	discard_kept(s, c, discard);
 }
 
 /*
