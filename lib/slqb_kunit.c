@@ -540,6 +540,54 @@ static void slqb_test_bulk(struct kunit *test)
 	kfree_bulk(64, p);
 }
 
+struct bulk_run {
+	struct kmem_cache *s;
+	void **p;
+	size_t n;
+};
+
+static long bulk_alloc_free(void *arg)
+{
+	struct bulk_run *r = arg;
+
+	if (kmem_cache_alloc_bulk(r->s, GFP_KERNEL, r->n, r->p) != r->n)
+		return -ENOMEM;
+	kmem_cache_free_bulk(r->s, r->n, r->p);
+	return 0;
+}
+
+/*
+ * A bulk free of three times hiwater on one CPU: the freelist takes what
+ * fits under hiwater, the rest goes straight back to the pages, and no
+ * page is left that holds neither a queued object nor is one the CPU
+ * keeps (slab_keep_empty()).
+ */
+static void slqb_test_bulk_past_hiwater(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_bulkhw", 0, NULL);
+	int cpu = cpumask_first(cpu_online_mask);
+	struct bulk_run r = { .s = s, .n = 3 * s->hiwater };
+	struct cpu_pages pages = { .s = s };
+
+	skip_if_quarantine(test);
+	r.p = kunit_kcalloc(test, r.n, sizeof(void *), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.p);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, bulk_alloc_free, &r), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	work_on_cpu(cpu, read_cpu_pages, &pages);
+	KUNIT_EXPECT_GT(test, pages.queued, 0UL);
+	KUNIT_EXPECT_LE(test, pages.queued, (unsigned long)s->hiwater);
+	KUNIT_EXPECT_LE(test, pages.empty * s->objects,
+			(unsigned long)s->hiwater);
+	KUNIT_EXPECT_LE(test, pages.slabs - pages.empty, pages.queued);
+	/* And the cache still works: the same objects come back. */
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, bulk_alloc_free, &r), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
 #define PATTERN 0xab
 
 static void pattern_ctor(void *object)
@@ -907,6 +955,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_reserves),
 	KUNIT_CASE(slqb_test_debug_flags),
 	KUNIT_CASE(slqb_test_bulk),
+	KUNIT_CASE(slqb_test_bulk_past_hiwater),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_unused_page),
 	KUNIT_CASE(slqb_test_cpu_hotplug),

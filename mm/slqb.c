@@ -1548,6 +1548,48 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
  */
 #define SLQB_BULK_BATCH	64
 
+/*
+ * Put back @nr objects of @s, of this CPU's @c, interrupts disabled. If
+ * they do not all fit under @hiwater, the freelist is filled to a batch
+ * below it (where a flush would leave it) and the rest go straight to
+ * their pages, where a flush would have taken them at once: each object
+ * is looked up and linked once, not pushed, popped and linked.
+ */
+static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			    void **p, size_t nr)
+{
+	/* hiwater and freebatch may be set anew meanwhile (sysfs). */
+	unsigned int hiwater = READ_ONCE(s->hiwater);
+	unsigned int keep = hiwater - READ_ONCE(s->freebatch) + 1;
+	size_t room = 0, j;
+	LIST_HEAD(discard);
+
+	if (c->freelist.nr + nr <= hiwater)
+		room = nr;
+	else if (c->freelist.nr < keep)
+		room = keep - c->freelist.nr;
+	for (j = 0; j < room; j++)
+		free_to_cpu(s, c, virt_to_slab(p[j]), p[j]);
+	if (room == nr)
+		return;
+	for (; j < nr; j++) {
+		struct slab *slab = virt_to_slab(p[j]);
+
+		if (likely(slab->list == &c->list)) {
+			if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
+			    unlikely(p[j] == slab->freelist)) {
+				report_double_free(s, p[j]);
+				continue;
+			}
+			slab_put(s, &c->list, slab, p[j], &discard);
+		} else {
+			free_foreign(s, c, slab, p[j]);
+		}
+	}
+	__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
+	discard_slabs(s, &discard);
+}
+
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 {
 	struct kmem_cache_cpu *c;
@@ -1595,9 +1637,7 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 		} else {
 			c = this_cpu_ptr(s->cpu_slab);
 			__stat_add(s, SLQB_STAT_FREE, end - i);
-			for (j = i; j < end; j++)
-				free_to_cpu(s, c, virt_to_slab(p[j]), p[j]);
-			freelist_check_hiwater(s, c);
+			free_run_to_cpu(s, c, p + i, end - i);
 		}
 		local_irq_restore(flags);
 	}
