@@ -47,7 +47,8 @@ copy_with_libs() {
 	local f=$1 lib
 	mkdir -p "$stage$(dirname "$f")"
 	cp -L "$f" "$stage$f"
-	ldd "$f" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+	# A static binary has none: ldd says so and exits 1.
+	for lib in $(ldd "$f" 2>/dev/null | grep -oE '/[^ ]+' || true); do
 		[ -e "$stage$lib" ] && continue
 		mkdir -p "$stage$(dirname "$lib")"
 		cp -L "$lib" "$stage$lib"
