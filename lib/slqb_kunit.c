@@ -137,7 +137,18 @@ struct cpu_pages {
 	unsigned long empty;	/* pages of no object, on the partial list */
 	unsigned long slabs;	/* all pages of the CPU's list */
 	unsigned long queued;	/* objects on the CPU's freelist */
+	struct slab *an_empty;	/* one of the empty pages, or NULL */
 };
+
+/*
+ * Is @slab still a page of @s? Read from the page itself, not from SLQB's
+ * counts: a page given back has lost PG_slab, or belongs to another cache
+ * now.
+ */
+static bool slab_of(struct kmem_cache *s, struct slab *slab)
+{
+	return folio_test_slab(slab_folio(slab)) && slab->slab_cache == s;
+}
 
 static long read_cpu_pages(void *arg)
 {
@@ -148,12 +159,35 @@ static long read_cpu_pages(void *arg)
 	local_irq_disable();
 	c = this_cpu_ptr(p->s->cpu_slab);
 	p->empty = 0;
-	list_for_each_entry(slab, &c->list.partial, slab_list)
-		p->empty += !slab->inuse;
+	p->an_empty = NULL;
+	list_for_each_entry(slab, &c->list.partial, slab_list) {
+		if (slab->inuse)
+			continue;
+		p->empty++;
+		p->an_empty = slab;
+	}
 	p->slabs = c->list.nr_slabs;
 	p->queued = c->freelist.nr;
 	local_irq_enable();
 	return 0;
+}
+
+/*
+ * Free a batch and read the CPU's list in one go, on that CPU: no trim
+ * can run in between (a work item that does not sleep is not interleaved
+ * with another on its CPU's workqueue).
+ */
+struct free_and_read {
+	struct batch *b;
+	struct cpu_pages *p;
+};
+
+static long free_batch_read_pages(void *arg)
+{
+	struct free_and_read *fr = arg;
+
+	free_batch(fr->b);
+	return read_cpu_pages(fr->p);
 }
 
 /* Run on a CPU, which wakes it: a deferrable timer of an idle CPU waits. */
@@ -174,18 +208,20 @@ static void slqb_test_flush_watermark(struct kunit *test)
 	struct batch *b = new_batch(test, s, 3 * s->hiwater);
 	int cpu = cpumask_first(cpu_online_mask);
 	struct cpu_pages p = { .s = s };
+	struct free_and_read fr = { .b = b, .p = &p };
 	unsigned long slabs_full;
+	struct slab *first, *kept;
 	int i;
 
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
+	first = virt_to_slab(b->objs[0]);
 	slabs_full = slqb_count_slabs(s, NULL, NULL);
 	KUNIT_EXPECT_GE(test, slabs_full * s->objects, (unsigned long)b->n);
 	KUNIT_EXPECT_EQ(test, cache_live(s), (unsigned long)b->n);
 
-	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch_read_pages, &fr), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
-		work_on_cpu(cpu, read_cpu_pages, &p);
 		KUNIT_EXPECT_LE(test, p.queued, (unsigned long)s->hiwater);
 		/* The flush emptied pages, and the CPU kept some, not all. */
 		KUNIT_EXPECT_GE(test, p.empty, 1UL);
@@ -194,6 +230,7 @@ static void slqb_test_flush_watermark(struct kunit *test)
 		/* Each other page holds at least one queued object. */
 		KUNIT_EXPECT_LE(test, p.slabs - p.empty, p.queued);
 		KUNIT_EXPECT_LT(test, p.slabs, slabs_full);
+		kept = p.an_empty;
 
 		/* The trim gives the empty pages back within a few intervals. */
 		for (i = 0; i < 80 && p.empty; i++) {
@@ -203,9 +240,13 @@ static void slqb_test_flush_watermark(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ(test, p.empty, 0UL);
 		KUNIT_EXPECT_LE(test, p.slabs, p.queued);
+		if (kept)
+			KUNIT_EXPECT_FALSE(test, slab_of(s, kept));
 	}
 	kmem_cache_shrink(s);
 	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	/* Given back to the page allocator, not only uncounted. */
+	KUNIT_EXPECT_FALSE(test, slab_of(s, first));
 	kmem_cache_destroy(s);
 }
 
@@ -580,7 +621,7 @@ static void slqb_test_bulk_past_hiwater(struct kunit *test)
 	KUNIT_EXPECT_LE(test, pages.empty * s->objects,
 			(unsigned long)s->hiwater);
 	KUNIT_EXPECT_LE(test, pages.slabs - pages.empty, pages.queued);
-	/* And the cache still works: the same objects come back. */
+	/* And the cache still serves as many again, and takes them back. */
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, bulk_alloc_free, &r), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);

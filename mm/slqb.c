@@ -1549,6 +1549,29 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
 #define SLQB_BULK_BATCH	64
 
 /*
+ * Put @object straight back to its page, not on the freelist, with
+ * interrupts disabled. With a hardened freelist, a double free is caught
+ * if the object heads either the page's freelist or the CPU's.
+ */
+static void free_to_page(struct kmem_cache *s, struct kmem_cache_cpu *c,
+			 void *object, struct list_head *discard)
+{
+	struct slab *slab = virt_to_slab(object);
+
+	if (likely(READ_ONCE(slab->list) == &c->list)) {
+		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
+		    unlikely(object == slab->freelist ||
+			     object == c->freelist.head)) {
+			report_double_free(s, object);
+			return;
+		}
+		slab_put(s, &c->list, slab, object, discard);
+	} else {
+		free_foreign(s, c, slab, object);
+	}
+}
+
+/*
  * Put back @nr objects of @s, of this CPU's @c, interrupts disabled. If
  * they do not all fit under @hiwater, the freelist is filled to a batch
  * below it (where a flush would leave it) and the rest go straight to
@@ -1558,36 +1581,30 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
 static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			    void **p, size_t nr)
 {
-	/* hiwater and freebatch may be set anew meanwhile (sysfs). */
+	/*
+	 * hiwater and freebatch may be set anew meanwhile (sysfs), one after
+	 * the other: read each once, and never let an old freebatch exceed
+	 * a new hiwater.
+	 */
 	unsigned int hiwater = READ_ONCE(s->hiwater);
-	unsigned int keep = hiwater - READ_ONCE(s->freebatch) + 1;
+	unsigned int keep = hiwater - min(READ_ONCE(s->freebatch), hiwater) + 1;
 	size_t room = 0, j;
 	LIST_HEAD(discard);
 
 	if (c->freelist.nr + nr <= hiwater)
 		room = nr;
 	else if (c->freelist.nr < keep)
-		room = keep - c->freelist.nr;
+		room = min_t(size_t, keep - c->freelist.nr, nr);
 	for (j = 0; j < room; j++)
 		free_to_cpu(s, c, virt_to_slab(p[j]), p[j]);
-	if (room == nr)
-		return;
-	for (; j < nr; j++) {
-		struct slab *slab = virt_to_slab(p[j]);
-
-		if (likely(slab->list == &c->list)) {
-			if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-			    unlikely(p[j] == slab->freelist)) {
-				report_double_free(s, p[j]);
-				continue;
-			}
-			slab_put(s, &c->list, slab, p[j], &discard);
-		} else {
-			free_foreign(s, c, slab, p[j]);
-		}
+	if (room < nr) {
+		for (; j < nr; j++)
+			free_to_page(s, c, p[j], &discard);
+		__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
+		discard_slabs(s, &discard);
 	}
-	__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
-	discard_slabs(s, &discard);
+	/* A freelist above a hiwater lowered meanwhile: flush it too. */
+	freelist_check_hiwater(s, c);
 }
 
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
