@@ -360,6 +360,110 @@ static void slqb_test_offnode(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+struct placement {
+	struct kmem_cache *s;
+	int node;
+	int wrong;	/* objects not on @node */
+	int failed;	/* allocations that failed */
+};
+
+static long alloc_thisnode(void *arg)
+{
+	struct placement *pl = arg;
+	void *objs[64];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmem_cache_alloc_node(pl->s, GFP_KERNEL | __GFP_THISNODE,
+						pl->node);
+		if (!objs[i])
+			pl->failed++;
+		else if (page_to_nid(virt_to_page(objs[i])) != pl->node)
+			pl->wrong++;
+	}
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		if (objs[i])
+			kmem_cache_free(pl->s, objs[i]);
+	return 0;
+}
+
+/*
+ * __GFP_THISNODE places: from every online CPU, kmalloc_node() for every
+ * node with memory, the CPU's own (numa_mem_id()) included, returns only
+ * objects of that node.
+ */
+static void slqb_test_thisnode(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_thisnode", 0, NULL);
+	struct placement pl = { .s = s };
+	int cpu, node;
+
+	for_each_online_cpu(cpu) {
+		for_each_node_state(node, N_MEMORY) {
+			pl.node = node;
+			work_on_cpu(cpu, alloc_thisnode, &pl);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, pl.wrong, 0);
+	KUNIT_EXPECT_EQ(test, pl.failed, 0);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
+static long fill_and_free_local(void *arg)
+{
+	struct placement *pl = arg;
+	void *objs[16];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		objs[i] = kmem_cache_alloc(pl->s, GFP_KERNEL);
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		if (!objs[i])
+			pl->failed++;
+		else if (page_to_nid(virt_to_page(objs[i])) == pl->node)
+			pl->wrong++;	/* here: the fallback page was not taken */
+		if (objs[i])
+			kmem_cache_free(pl->s, objs[i]);
+	}
+	return 0;
+}
+
+/*
+ * A CPU whose own list holds a page of another node (the page allocator
+ * fell back) and whose freelist holds its objects: a __GFP_THISNODE
+ * request for the CPU's own node must not take them.
+ */
+static void slqb_test_thisnode_fallback(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_thisfb", 0, NULL);
+	int cpu = cpumask_first(cpu_online_mask);
+	int local = cpu_to_mem(cpu);
+	struct placement pl = { .s = s, .node = local };
+
+	skip_if_quarantine(test);
+	WRITE_ONCE(slqb_kunit_foreign_node, node_with_memory_besides(local));
+	if (slqb_kunit_foreign_node == NUMA_NO_NODE) {
+		kmem_cache_destroy(s);
+		kunit_skip(test, "needs a second node with memory");
+	}
+	WRITE_ONCE(slqb_kunit_foreign_cache, s);
+	/* The CPU's freelist now holds objects of the other node's page. */
+	work_on_cpu(cpu, fill_and_free_local, &pl);
+	WRITE_ONCE(slqb_kunit_foreign_cache, NULL);
+	KUNIT_ASSERT_EQ(test, pl.wrong, 0);
+	KUNIT_ASSERT_EQ(test, pl.failed, 0);
+	KUNIT_ASSERT_GT(test, per_cpu_ptr(s->cpu_slab, cpu)->freelist.nr, 0UL);
+
+	work_on_cpu(cpu, alloc_thisnode, &pl);
+	KUNIT_EXPECT_EQ(test, pl.wrong, 0);
+	KUNIT_EXPECT_EQ(test, pl.failed, 0);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
 static int memoryless_node(void)
 {
 	int node;
@@ -991,6 +1095,8 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_remote_free),
 	KUNIT_CASE(slqb_test_shrink),
 	KUNIT_CASE(slqb_test_offnode),
+	KUNIT_CASE(slqb_test_thisnode),
+	KUNIT_CASE(slqb_test_thisnode_fallback),
 	KUNIT_CASE(slqb_test_memoryless_node),
 	KUNIT_CASE(slqb_test_node_fallback),
 	KUNIT_CASE(slqb_test_reserves),

@@ -373,7 +373,25 @@ static inline unsigned int slab_object_index(struct kmem_cache *s,
 #if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
 struct kmem_cache *slqb_kunit_reserve_cache;
 EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_reserve_cache);
+struct kmem_cache *slqb_kunit_foreign_cache;
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_foreign_cache);
+int slqb_kunit_foreign_node = NUMA_NO_NODE;
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_foreign_node);
 #endif
+
+/*
+ * The node a CPU's new page comes from: its own, which the page allocator
+ * may fall back from when it is short (the page is then another node's),
+ * or, for SLQB's KUnit suite, the node it asks for such a fallback.
+ */
+static int local_slab_node(struct kmem_cache *s)
+{
+#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
+	if (unlikely(s == READ_ONCE(slqb_kunit_foreign_cache)))
+		return READ_ONCE(slqb_kunit_foreign_node);
+#endif
+	return numa_mem_id();
+}
 
 /*
  * Did @folio come from the emergency reserves? SLQB's KUnit suite makes
@@ -1205,7 +1223,7 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 		goto out;
 
 	local_irq_restore(*irqflags);
-	slab = new_slab(s, gfpflags, numa_mem_id());
+	slab = new_slab(s, gfpflags, local_slab_node(s));
 	local_irq_save(*irqflags);
 	if (unlikely(!slab))
 		return NULL;

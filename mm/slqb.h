@@ -22,6 +22,12 @@ extern const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS];
 #if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
 /* New pages of this cache are taken as from the reserves, for the tests. */
 extern struct kmem_cache *slqb_kunit_reserve_cache;
+/*
+ * New pages of this cache for a CPU's own list come from this node, as a
+ * fallback page would when the local node is short, for the tests.
+ */
+extern struct kmem_cache *slqb_kunit_foreign_cache;
+extern int slqb_kunit_foreign_node;
 #endif
 
 #ifdef CONFIG_SLQB_SYSFS
