@@ -110,7 +110,9 @@ new_run_dir() {
 # write_record NAME TITLE COMMAND FILE...: a dated Markdown record of a
 # result, results/DATE-NAME.md (SLQB_RESULTS names another folder): when, on
 # what machine, by which command, at which commit, then each FILE in a code
-# block; a FILE ending in .json is copied beside it as DATE-NAME.json. The
+# block; a FILE ending in .json is copied beside it as DATE-NAME.json, one
+# ending in .png (a chart, if there is one) as DATE-NAME.png, shown in the
+# record. The
 # records are committed by hand when a result is worth keeping; a committed
 # one is never overwritten (a second run that day writes DATE-HHMM-NAME).
 write_record() {
@@ -129,14 +131,22 @@ write_record() {
 		echo "- command: \`$command\`"
 		echo "- tree: $(git -C "$REPO" describe --always --dirty) ($(git -C "$REPO" log -1 --format=%s | cut -c1-72))"
 		for f in "$@"; do
-			case "$f" in *.json) continue ;; esac
+			case "$f" in
+			*.json) continue ;;
+			*.png)	# a chart, if the run could draw one
+				if [ -f "$f" ]; then printf '\n![%s](%s.png)\n' "${f##*/}" "${out##*/}"; fi
+				continue ;;
+			esac
 			printf '\n```\n'
 			cat "$f"
 			printf '```\n'
 		done
 	} > "$out.md"
 	for f in "$@"; do
-		case "$f" in *.json) cp "$f" "$out.json" ;; esac
+		case "$f" in
+		*.json) cp "$f" "$out.json" ;;
+		*.png) if [ -f "$f" ]; then cp "$f" "$out.png"; fi ;;
+		esac
 	done
 	note "record: $out.md"
 }

@@ -126,4 +126,4 @@ py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 echo "results: $res (table.txt, results.csv, results.json, ratios.png, logs/)"
 [ "$failed" = 0 ] || die "$failed of $total boots failed (their logs: $res/logs/)"
 write_record make-bench "make bench: SLQB, SLUB, SLAB under QEMU (TCG: indicative)" \
-	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json"
+	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json" "$res/ratios.png"

@@ -140,5 +140,5 @@ echo "results: $res (table.txt, results.csv, results.json, scale.png, logs/)"
 # undo them): the record says which boots failed and why, and the run fails.
 grep -h '^result: FAIL' "$res"/logs/*.out 2>/dev/null | sed 's/^result: /failed boot: /' >> "$res/info.txt" || true
 write_record make-scale "make scale: SLQB, SLUB, SLAB from 4 to 64 CPUs (TCG)" \
-	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json"
+	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json" "$res/scale.png"
 [ "$failed" = 0 ] || die "$failed of $nboot boots failed (their logs: $res/logs/)"

@@ -207,4 +207,5 @@ echo "=== the same, each allocator's best round (table-best.txt) ==="
 note "results: $res"
 [ "$failed" = 0 ] || die "some boots failed or reported errors (see above)"
 write_record make-bench-uml "make bench-uml: SLQB, SLUB, SLAB natively (UML, UP)" \
-	"$command" "$res/info.txt" "$res/table-best.txt" "$res/table.txt" "$res/results.json"
+	"$command" "$res/info.txt" "$res/table-best.txt" "$res/table.txt" "$res/results.json" \
+	"$res/ratios-best.png"
