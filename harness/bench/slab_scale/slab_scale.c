@@ -34,6 +34,7 @@
 #include <linux/string.h>
 #include <linux/delay.h>
 #include <linux/wait.h>
+#include <linux/ktime.h>
 
 static char *pattern = "work";
 module_param(pattern, charp, 0444);
@@ -94,9 +95,13 @@ static void *ring_get(struct ring *r, unsigned int i)
 }
 
 /* One thread per CPU; all start together. */
+/* pattern=work's phases, each worker's end of each (ktime_get_ns()). */
+enum { PH_START, PH_ALLOC, PH_BARRIER, PH_OWN_FREE, PH_NEXT_FREE, NR_PH };
+
 struct worker {
 	int cpu, idx;
 	struct completion done;
+	u64 t[NR_PH];
 };
 
 static struct worker *workers;
@@ -157,6 +162,7 @@ static int worker_fn(void *data)
 	if (!strcmp(pattern, "work")) {
 		void **p = work_ptrs[w->idx], **q = work_ptrs[(w->idx + 1) % nworkers];
 
+		w->t[PH_START] = ktime_get_ns();
 		for (s = 0; s < NSIZES; s++)
 			for (n = 0; n < nobj; n++) {
 				yield_every(n);
@@ -165,15 +171,19 @@ static int worker_fn(void *data)
 					atomic_inc(&errors);
 			}
 		/* Everyone has allocated before anyone frees a neighbour's. */
+		w->t[PH_ALLOC] = ktime_get_ns();
 		phase_barrier(&work_phase);
+		w->t[PH_BARRIER] = ktime_get_ns();
 		for (n = 0; n < NSIZES * nobj; n += 2) {
 			yield_every(n >> 1);
 			kfree(p[n]);
 		}
+		w->t[PH_OWN_FREE] = ktime_get_ns();
 		for (n = 1; n < NSIZES * nobj; n += 2) {
 			yield_every(n >> 1);
 			kfree(q[n]);
 		}
+		w->t[PH_NEXT_FREE] = ktime_get_ns();
 	} else if (!strcmp(pattern, "fanout")) {
 		if (w->idx == 0) {
 			for (n = 0; n < share * k; n++) {
@@ -268,6 +278,18 @@ static int __init slab_scale_init(void)
 		wait_for_completion(&workers[i].done);
 	if (ret)
 		goto out;
+	if (!strcmp(pattern, "work")) {
+		/* The slowest worker's time in each phase, in ms. */
+		u64 worst[NR_PH] = { };
+		int ph;
+
+		for (i = 0; i < nworkers; i++)
+			for (ph = PH_ALLOC; ph < NR_PH; ph++)
+				worst[ph] = max(worst[ph], workers[i].t[ph] - workers[i].t[ph - 1]);
+		pr_info("@@SCALE-PHASES alloc_ms=%llu barrier_ms=%llu own_free_ms=%llu next_free_ms=%llu\n",
+			worst[PH_ALLOC] / NSEC_PER_MSEC, worst[PH_BARRIER] / NSEC_PER_MSEC,
+			worst[PH_OWN_FREE] / NSEC_PER_MSEC, worst[PH_NEXT_FREE] / NSEC_PER_MSEC);
+	}
 	pr_info("@@SCALE-DONE pattern=%s cpus=%d objects=%u errors=%d\n",
 		pattern, nworkers, objects, atomic_read(&errors));
 out:

@@ -25,6 +25,8 @@
 #                       (irq_work on another CPU), which have no statistic
 #   count.P.page_alloc, .page_free   slabs from and to the page allocator
 #   count.P.raw.EVENT   every statistic of the cache
+#   work_ms.PHASE       the slowest CPU's time in each phase of the workload
+#                       (alloc, barrier, own_free, next_free; ms, TCG time)
 # Lines: @@BENCH metric=... value=... unit=... better=lower (as bench.sh).
 # Kernel arguments: harness.nobj=N (work: objects per size and CPU, 2000),
 # harness.qobj=N (fanout/fanin: objects, 20000).
@@ -71,6 +73,10 @@ mem boot
 
 if insmod $ko pattern=work nobj="$nobj"; then
 	rmmod slab_scale
+	# The slowest CPU's time in each phase of the workload (ms).
+	dmesg | sed -n 's/.*@@SCALE-PHASES //p' | tail -n 1 | tr ' ' '\n' |
+		sed -n 's/^\([a-z_]*\)_ms=\([0-9]*\)$/\1 \2/p' |
+		while read -r ph ms; do out "work_ms.$ph" "$ms" ms; done
 	mem after_work
 	sleep 3
 	mem after_trim
