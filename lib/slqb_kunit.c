@@ -387,6 +387,16 @@ static long alloc_thisnode(void *arg)
 	return 0;
 }
 
+/* Every object was where it was asked for; the cache's pages all go. */
+static void placement_done(struct kunit *test, struct placement *pl)
+{
+	KUNIT_EXPECT_EQ(test, pl->wrong, 0);
+	KUNIT_EXPECT_EQ(test, pl->failed, 0);
+	kmem_cache_shrink(pl->s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(pl->s, NULL, NULL), 0UL);
+	kmem_cache_destroy(pl->s);
+}
+
 /*
  * __GFP_THISNODE places: from every online CPU, kmalloc_node() for every
  * node with memory, the CPU's own (numa_mem_id()) included, returns only
@@ -404,11 +414,7 @@ static void slqb_test_thisnode(struct kunit *test)
 			work_on_cpu(cpu, alloc_thisnode, &pl);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, pl.wrong, 0);
-	KUNIT_EXPECT_EQ(test, pl.failed, 0);
-	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
-	kmem_cache_destroy(s);
+	placement_done(test, &pl);
 }
 
 static long fill_and_free_local(void *arg)
@@ -457,11 +463,7 @@ static void slqb_test_thisnode_fallback(struct kunit *test)
 	KUNIT_ASSERT_GT(test, per_cpu_ptr(s->cpu_slab, cpu)->freelist.nr, 0UL);
 
 	work_on_cpu(cpu, alloc_thisnode, &pl);
-	KUNIT_EXPECT_EQ(test, pl.wrong, 0);
-	KUNIT_EXPECT_EQ(test, pl.failed, 0);
-	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
-	kmem_cache_destroy(s);
+	placement_done(test, &pl);
 }
 
 static int memoryless_node(void)
