@@ -41,6 +41,9 @@ cache_kb > /tmp/caches.before
 echo "Slab before: $before kB"
 
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
+# harness.stress_break=idle (harness self-test): the workers are told to
+# stop before they start, so that none does a round.
+if [ "$(cmdline_arg harness.stress_break)" = idle ]; then touch /tmp/stop; fi
 for w in $(seq 1 $((ncpu * 2))); do churn "$w" & done
 
 cycles=0 end=$(( $(cut -d. -f1 /proc/uptime) + secs ))
@@ -55,11 +58,17 @@ done
 touch /tmp/stop
 wait
 ops=$(cat /tmp/churn.*.done | awk '{ s += $1 } END { print s }')
+# Every worker must have done a round: a stress that did nothing proves nothing.
+idle=$(cat /tmp/churn.*.done | awk '$1 == 0 { n++ } END { print n + 0 }')
 rm -rf /tmp/churn.* /tmp/stop
 if [ "$ncpu" -gt 1 ]; then
 	check hotplug-cycles [ "$cycles" -gt 0 ]
 fi
-pass churn "$ops rounds on $ncpu CPUs, $cycles CPU offline/online cycles"
+if [ "$idle" -eq 0 ]; then
+	pass churn "$ops rounds on $ncpu CPUs, $cycles CPU offline/online cycles"
+else
+	fail churn "$idle of $((ncpu * 2)) workers did no round ($ops rounds in all, $cycles CPU offline/online cycles)"
+fi
 
 settle
 after=$(slab_kb)
