@@ -95,16 +95,16 @@
  * about 2 * @hiwater + @freebatch slabs of a cache beyond those holding
  * live objects (order-0 pages but for objects over a quarter page), and
  * @hiwater is sized from the objects per page (slqb_tunables()): 16
- * objects for large objects, at most 512 for small ones. Besides, pages
+ * objects for large objects, at most 512 for small ones. For small
+ * objects that is still many pages if they are scattered, so the
+ * periodic trim also counts the pages a freelist pins and flushes all of
+ * it when they are many more than its objects would fill. Besides, pages
  * that a flush empties stay with the CPU while its pages' free objects
  * number at most @hiwater (at most @hiwater objects' worth of empty
  * pages), for the allocations that follow a burst of frees; the next
- * trim gives them back. For small objects that is still many pages if they are
- * scattered, so the periodic trim also counts the pages a freelist pins
- * and flushes all of it when they are many more than its objects would
- * fill. The trim work is deferrable, so an idle CPU may not trim for a
- * long while: what it holds is within the bounds above all the same, and
- * the shrinker drains it when memory is short.
+ * trim gives them back. The trim work is deferrable, so an idle CPU may
+ * not trim for a long while: what it holds is within the bounds above
+ * all the same, and the shrinker drains it when memory is short.
  */
 
 #include <kunit/visibility.h>
@@ -652,9 +652,9 @@ static bool slab_keep_empty(struct kmem_cache *s, struct kmem_cache_list *l)
 
 /*
  * Return an object to its page, owned by @l. A page that becomes empty
- * stays at the tail of @l's partial list if slab_keep_empty() says so, else leaves
- * @l and goes on @discard, for the caller to free once its own state is
- * consistent.
+ * stays at the tail of @l's partial list if slab_keep_empty() says so,
+ * else leaves @l and goes on @discard, for the caller to free once its
+ * own state is consistent.
  */
 static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		     struct slab *slab, void *object, struct list_head *discard)
@@ -1434,21 +1434,28 @@ static __always_inline void freelist_check_hiwater(struct kmem_cache *s,
 
 /*
  * Put an object back on @c, this CPU's, without hooks and without looking
- * at @hiwater, with interrupts disabled. A double free caught here is
- * reported with interrupts still disabled.
+ * at @hiwater, with interrupts disabled: on the freelist, or with @to_page
+ * straight into its page (an emptied page going on @to_page, as for
+ * slab_put()). A double free caught here (the object heads the freelist,
+ * or its page's) is reported with interrupts still disabled.
  */
 static __always_inline void free_to_cpu(struct kmem_cache *s,
 					struct kmem_cache_cpu *c,
-					struct slab *slab, void *object)
+					struct slab *slab, void *object,
+					struct list_head *to_page)
 {
 	/* A dead CPU's page may be moving to a node list: READ_ONCE. */
 	if (likely(READ_ONCE(slab->list) == &c->list)) {
 		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-		    unlikely(object == c->freelist.head)) {
+		    unlikely(object == c->freelist.head ||
+			     (to_page && object == slab->freelist))) {
 			report_double_free(s, object);
 			return;
 		}
-		kmlist_push(s, &c->freelist, object);
+		if (to_page)
+			slab_put(s, &c->list, slab, object, to_page);
+		else
+			kmlist_push(s, &c->freelist, object);
 	} else {
 		free_foreign(s, c, slab, object);
 	}
@@ -1461,7 +1468,7 @@ static __always_inline void __do_slab_free(struct kmem_cache *s,
 	struct kmem_cache_cpu *c = this_cpu_ptr(s->cpu_slab);
 
 	__stat(s, SLQB_STAT_FREE);
-	free_to_cpu(s, c, slab, object);
+	free_to_cpu(s, c, slab, object, NULL);
 	freelist_check_hiwater(s, c);
 }
 
@@ -1567,29 +1574,6 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
 #define SLQB_BULK_BATCH	64
 
 /*
- * Put @object straight back to its page, not on the freelist, with
- * interrupts disabled. With a hardened freelist, a double free is caught
- * if the object heads either the page's freelist or the CPU's.
- */
-static void free_to_page(struct kmem_cache *s, struct kmem_cache_cpu *c,
-			 void *object, struct list_head *discard)
-{
-	struct slab *slab = virt_to_slab(object);
-
-	if (likely(READ_ONCE(slab->list) == &c->list)) {
-		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-		    unlikely(object == slab->freelist ||
-			     object == c->freelist.head)) {
-			report_double_free(s, object);
-			return;
-		}
-		slab_put(s, &c->list, slab, object, discard);
-	} else {
-		free_foreign(s, c, slab, object);
-	}
-}
-
-/*
  * Put back @nr objects of @s, of this CPU's @c, interrupts disabled. If
  * they do not all fit under @hiwater, the freelist is filled to a batch
  * below it (where a flush would leave it) and the rest go straight to
@@ -1614,10 +1598,10 @@ static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	else if (c->freelist.nr < keep)
 		room = min_t(size_t, keep - c->freelist.nr, nr);
 	for (j = 0; j < room; j++)
-		free_to_cpu(s, c, virt_to_slab(p[j]), p[j]);
+		free_to_cpu(s, c, virt_to_slab(p[j]), p[j], NULL);
 	if (room < nr) {
 		for (; j < nr; j++)
-			free_to_page(s, c, p[j], &discard);
+			free_to_cpu(s, c, virt_to_slab(p[j]), p[j], &discard);
 		__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
 		discard_slabs(s, &discard);
 	}
