@@ -735,6 +735,57 @@ static void slqb_test_bulk_past_hiwater(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+static long bulk_free_only(void *arg)
+{
+	struct bulk_run *r = arg;
+
+	kmem_cache_free_bulk(r->s, r->n, r->p);
+	return 0;
+}
+
+/*
+ * A bulk free past hiwater links each run of objects of one page into
+ * that page at once: runs of 1 to 8 objects, taken from both ends of the
+ * allocation order, another CPU's objects between them. Every page's
+ * count must come out right: nothing is left live, and a shrink gives
+ * every page back.
+ */
+static void slqb_test_bulk_runs(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_bulkruns", 0, NULL);
+	int a = cpumask_first(cpu_online_mask);
+	int b = cpumask_next(a, cpu_online_mask);
+	size_t n = 3 * s->hiwater, i, k = 0, lo = 0, hi = n;
+	struct batch *own = new_batch(test, s, n);
+	struct batch *other = new_batch(test, s, n / 4);
+	struct bulk_run r = { .s = s };
+
+	r.p = kunit_kcalloc(test, n + n / 4, sizeof(void *), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.p);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, own), 0);
+	if (b < nr_cpu_ids)
+		KUNIT_ASSERT_EQ(test, work_on_cpu(b, alloc_batch, other), 0);
+	else
+		other->n = 0;
+	for (i = 0; lo < hi; i++) {
+		size_t len = 1 + i % 8;
+
+		while (len-- && lo < hi)
+			r.p[k++] = i & 1 ? own->objs[--hi] : own->objs[lo++];
+		if (i < other->n)
+			r.p[k++] = other->objs[i];
+	}
+	for (; i < other->n; i++)
+		r.p[k++] = other->objs[i];
+	r.n = k;
+	KUNIT_ASSERT_EQ(test, r.n, n + other->n);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, bulk_free_only, &r), 0);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kmem_cache_destroy(s);
+}
+
 #define PATTERN 0xab
 
 static void pattern_ctor(void *object)
@@ -1105,6 +1156,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_debug_flags),
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_bulk_past_hiwater),
+	KUNIT_CASE(slqb_test_bulk_runs),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_unused_page),
 	KUNIT_CASE(slqb_test_cpu_hotplug),

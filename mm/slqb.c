@@ -651,20 +651,23 @@ static bool slab_keep_empty(struct kmem_cache *s, struct kmem_cache_list *l)
 }
 
 /*
- * Return an object to its page, owned by @l. A page that becomes empty
- * stays at the tail of @l's partial list if slab_keep_empty() says so,
- * else leaves @l and goes on @discard, for the caller to free once its
- * own state is consistent.
+ * Return @cnt objects of one page, owned by @l, to it: @head, linked
+ * through to @tail (one object: both). A page that becomes empty stays at
+ * the tail of @l's partial list if slab_keep_empty() says so, else leaves
+ * @l and goes on @discard, for the caller to free once its own state is
+ * consistent. A bulk free's run of objects of one page costs one update
+ * of the page and its list, as one object does.
  */
-static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
-		     struct slab *slab, void *object, struct list_head *discard)
+static void slab_put_run(struct kmem_cache *s, struct kmem_cache_list *l,
+			 struct slab *slab, void *head, void *tail,
+			 unsigned int cnt, struct list_head *discard)
 {
 	void *prior = slab->freelist;
 
-	set_freepointer(s, object, prior);
-	slab->freelist = object;
-	slab->inuse--;
-	l->nr_free++;
+	set_freepointer(s, tail, prior);
+	slab->freelist = head;
+	slab->inuse -= cnt;
+	l->nr_free += cnt;
 	if (!slab->inuse) {
 		if (prior || slqb_debug(s))
 			list_del(&slab->slab_list);
@@ -672,6 +675,8 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 			l->nr_partial--;
 		if (!slab_keep_empty(s, l)) {
 			slab_drop(s, l, slab, discard);
+			/* The last object emptied the page: the rest did not. */
+			__stat_add(s, SLQB_STAT_PAGE_FREE_PARTIAL, cnt - 1);
 			return;
 		}
 		/*
@@ -680,7 +685,7 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		 */
 		list_add_tail(&slab->slab_list, &l->partial);
 		l->nr_partial++;
-		__stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
+		__stat_add(s, SLQB_STAT_PAGE_FREE_PARTIAL, cnt);
 		return;
 	}
 	if (!prior) {
@@ -689,7 +694,15 @@ static void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 		list_add(&slab->slab_list, &l->partial);
 		l->nr_partial++;
 	}
-	__stat(s, SLQB_STAT_PAGE_FREE_PARTIAL);
+	__stat_add(s, SLQB_STAT_PAGE_FREE_PARTIAL, cnt);
+}
+
+/* Return an object to its page, owned by @l, as slab_put_run() does. */
+static inline void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
+			    struct slab *slab, void *object,
+			    struct list_head *discard)
+{
+	slab_put_run(s, l, slab, object, object, 1, discard);
 }
 
 /*
@@ -1434,28 +1447,21 @@ static __always_inline void freelist_check_hiwater(struct kmem_cache *s,
 
 /*
  * Put an object back on @c, this CPU's, without hooks and without looking
- * at @hiwater, with interrupts disabled: on the freelist, or with @to_page
- * straight into its page (an emptied page going on @to_page, as for
- * slab_put()). A double free caught here (the object heads the freelist,
- * or its page's) is reported with interrupts still disabled.
+ * at @hiwater, with interrupts disabled. A double free caught here (the
+ * object heads the freelist) is reported with interrupts still disabled.
  */
 static __always_inline void free_to_cpu(struct kmem_cache *s,
 					struct kmem_cache_cpu *c,
-					struct slab *slab, void *object,
-					struct list_head *to_page)
+					struct slab *slab, void *object)
 {
 	/* A dead CPU's page may be moving to a node list: READ_ONCE. */
 	if (likely(READ_ONCE(slab->list) == &c->list)) {
 		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-		    unlikely(object == c->freelist.head ||
-			     (to_page && object == slab->freelist))) {
+		    unlikely(object == c->freelist.head)) {
 			report_double_free(s, object);
 			return;
 		}
-		if (to_page)
-			slab_put(s, &c->list, slab, object, to_page);
-		else
-			kmlist_push(s, &c->freelist, object);
+		kmlist_push(s, &c->freelist, object);
 	} else {
 		free_foreign(s, c, slab, object);
 	}
@@ -1468,7 +1474,7 @@ static __always_inline void __do_slab_free(struct kmem_cache *s,
 	struct kmem_cache_cpu *c = this_cpu_ptr(s->cpu_slab);
 
 	__stat(s, SLQB_STAT_FREE);
-	free_to_cpu(s, c, slab, object, NULL);
+	free_to_cpu(s, c, slab, object);
 	freelist_check_hiwater(s, c);
 }
 
@@ -1573,12 +1579,69 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
  */
 #define SLQB_BULK_BATCH	64
 
+/* How many objects at the start of @p (1 to @nr) lie in @slab. */
+static size_t slab_run(struct slab *slab, void **p, size_t nr)
+{
+	unsigned long base = (unsigned long)slab_address(slab);
+	size_t bytes = slab_size(slab), k;
+
+	for (k = 1; k < nr; k++)
+		if ((unsigned long)kasan_reset_tag(p[k]) - base >= bytes)
+			break;
+	return k;
+}
+
+/*
+ * Put back @cnt objects of @slab, of this CPU's @c, with interrupts
+ * disabled: linked together once, then spliced onto the freelist, or with
+ * @to_page into their page (slab_put_run()), an emptied page going on
+ * @to_page. The double frees caught: an object heading the freelist (as
+ * free_to_cpu() catches), or its page's, or twice in a row.
+ */
+static void free_run(struct kmem_cache *s, struct kmem_cache_cpu *c,
+		     struct slab *slab, void **p, size_t cnt,
+		     struct list_head *to_page)
+{
+	struct kmlist run = { };
+	size_t k;
+
+	if (unlikely(READ_ONCE(slab->list) != &c->list)) {
+		for (k = 0; k < cnt; k++)
+			free_foreign(s, c, slab, p[k]);
+		return;
+	}
+	for (k = 0; k < cnt; k++) {
+		void *object = p[k];
+
+		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
+		    unlikely(object == c->freelist.head || object == run.tail ||
+			     (to_page && object == slab->freelist))) {
+			report_double_free(s, object);
+			continue;
+		}
+		if (run.nr)
+			set_freepointer(s, run.tail, object);
+		else
+			run.head = object;
+		run.tail = object;
+		run.nr++;
+	}
+	if (!run.nr)
+		return;
+	if (to_page)
+		slab_put_run(s, &c->list, slab, run.head, run.tail, run.nr,
+			     to_page);
+	else
+		kmlist_splice(s, &c->freelist, &run);
+}
+
 /*
  * Put back @nr objects of @s, of this CPU's @c, interrupts disabled. If
  * they do not all fit under @hiwater, the freelist is filled to a batch
  * below it (where a flush would leave it) and the rest go straight to
- * their pages, where a flush would have taken them at once: each object
- * is looked up and linked once, not pushed, popped and linked.
+ * their pages, where a flush would have taken them at once: each run of
+ * objects of one page is linked into it at once, not pushed, popped and
+ * linked one by one. One page lookup serves a run.
  */
 static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			    void **p, size_t nr)
@@ -1590,18 +1653,21 @@ static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	 */
 	unsigned int hiwater = READ_ONCE(s->hiwater);
 	unsigned int keep = hiwater - min(READ_ONCE(s->freebatch), hiwater) + 1;
-	size_t room = 0, j;
+	size_t room = 0, j, run;
 	LIST_HEAD(discard);
 
 	if (c->freelist.nr + nr <= hiwater)
 		room = nr;
 	else if (c->freelist.nr < keep)
 		room = min_t(size_t, keep - c->freelist.nr, nr);
-	for (j = 0; j < room; j++)
-		free_to_cpu(s, c, virt_to_slab(p[j]), p[j], NULL);
+	for (j = 0; j < nr; j += run) {
+		struct slab *slab = virt_to_slab(p[j]);
+		bool push = j < room;
+
+		run = slab_run(slab, p + j, (push ? room : nr) - j);
+		free_run(s, c, slab, p + j, run, push ? NULL : &discard);
+	}
 	if (room < nr) {
-		for (; j < nr; j++)
-			free_to_cpu(s, c, virt_to_slab(p[j]), p[j], &discard);
 		__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
 		discard_slabs(s, &discard);
 	}
