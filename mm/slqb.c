@@ -706,19 +706,26 @@ static inline void slab_put(struct kmem_cache *s, struct kmem_cache_list *l,
 }
 
 /*
- * Return @object to its page, which is on a node list (pages never leave
- * one). Interrupts are disabled.
+ * Return a run of objects (as for slab_put_run()) to their page, which is
+ * on a node list (pages never leave one). Interrupts are disabled.
  */
-static void node_put(struct kmem_cache *s, struct slab *slab, void *object,
-		     struct list_head *discard)
+static void node_put_run(struct kmem_cache *s, struct slab *slab,
+			 void *head, void *tail, unsigned int cnt,
+			 struct list_head *discard)
 {
 	struct kmem_cache_list *l = READ_ONCE(slab->list);
 	struct kmem_cache_node *n = container_of(l, struct kmem_cache_node,
 						 list);
 
 	spin_lock(&n->list_lock);
-	slab_put(s, l, slab, object, discard);
+	slab_put_run(s, l, slab, head, tail, cnt, discard);
 	spin_unlock(&n->list_lock);
+}
+
+static inline void node_put(struct kmem_cache *s, struct slab *slab,
+			    void *object, struct list_head *discard)
+{
+	node_put_run(s, slab, object, object, 1, discard);
 }
 
 #ifdef CONFIG_SMP
@@ -757,24 +764,63 @@ static void slab_to_node(struct kmem_cache *s, struct kmem_cache_list *l,
 }
 #endif
 
+/* Does @object lie in the page at @base, of @bytes? */
+static inline bool in_page(unsigned long base, size_t bytes,
+			   const void *object)
+{
+	return (unsigned long)kasan_reset_tag(object) - base < bytes;
+}
+
 /*
- * Return up to @nr objects of @c's freelist to their pages. An object
- * whose page went to a node list while this CPU was dead (an object that
- * was on its way here then) goes back to that page on its node.
+ * Cut from the head of @l the objects, at most @max, that lie in @slab,
+ * the page of the head object: they stay linked, @run->head to
+ * @run->tail.
+ */
+static void kmlist_cut_run(const struct kmem_cache *s, struct kmlist *l,
+			   struct slab *slab, unsigned long max,
+			   struct kmlist *run)
+{
+	unsigned long base = (unsigned long)slab_address(slab);
+	size_t bytes = slab_size(slab);
+	void *next = get_freepointer(s, l->head);
+
+	max = min_t(unsigned long, max, l->nr);
+	run->head = l->head;
+	run->tail = l->head;
+	run->nr = 1;
+	while (run->nr < max && in_page(base, bytes, next)) {
+		run->tail = next;
+		next = get_freepointer(s, next);
+		run->nr++;
+	}
+	l->head = next;
+	l->nr -= run->nr;
+}
+
+/*
+ * Return up to @nr objects of @c's freelist to their pages, each run of
+ * objects of one page at once: objects freed one after another mostly
+ * came from one page, one after another. An object whose page went to a
+ * node list while this CPU was dead (an object that was on its way here
+ * then) goes back to that page on its node.
  */
 static void flush_free_list(struct kmem_cache *s, struct kmem_cache_cpu *c,
 			    unsigned long nr, struct list_head *discard)
 {
 	if (!c->freelist.nr)
 		return;
-	while (nr-- && c->freelist.nr) {
-		void *object = kmlist_pop(s, &c->freelist);
-		struct slab *slab = virt_to_slab(object);
+	while (nr && c->freelist.nr) {
+		struct slab *slab = virt_to_slab(c->freelist.head);
+		struct kmlist run;
 
+		kmlist_cut_run(s, &c->freelist, slab, nr, &run);
+		nr -= run.nr;
 		if (likely(slab->list == &c->list))
-			slab_put(s, &c->list, slab, object, discard);
+			slab_put_run(s, &c->list, slab, run.head, run.tail,
+				     run.nr, discard);
 		else
-			node_put(s, slab, object, discard);
+			node_put_run(s, slab, run.head, run.tail, run.nr,
+				     discard);
 	}
 	__stat(s, SLQB_STAT_FLUSH_FREE_LIST);
 }
@@ -1586,7 +1632,7 @@ static size_t slab_run(struct slab *slab, void **p, size_t nr)
 	size_t bytes = slab_size(slab), k;
 
 	for (k = 1; k < nr; k++)
-		if ((unsigned long)kasan_reset_tag(p[k]) - base >= bytes)
+		if (!in_page(base, bytes, p[k]))
 			break;
 	return k;
 }
