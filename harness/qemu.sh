@@ -92,9 +92,18 @@ trap 'rm -f "$initrd"' EXIT
 "$HARNESS/mkinitramfs.sh" "$initrd" -m "$out/modroot" ${kos[@]+"${kos[@]}"} $progs
 
 accel=$("$HARNESS/kvm-probe.sh" "$kernel")
-# shellcheck disable=SC2054 # tcg,thread=multi is one argument
-if [ "$accel" = kvm ]; then accel_args=(-accel kvm); else accel_args=(-accel tcg,thread=multi); fi
-append="console=ttyS0 panic=-1 $(echo "$kernel_args" | trim) harness.test=$test harness.alloc=$alloc harness.topo=$(echo "$expect" | tr ' ' ';') $*"
+# Under TCG the default CPU model (qemu64) has no RDRAND, so nothing seeds
+# the guest's CRNG before init: each get_random_u32() then takes one global
+# lock, and SLAB_FREELIST_RANDOM asks for one per new slab (SLQB's boots
+# paid seconds for it at 8 CPUs, a minute at 16). RDRAND, trusted, seeds it
+# at once, for every allocator alike.
+if [ "$accel" = kvm ]; then
+	accel_args=(-accel kvm) rng_arg=""
+else
+	# shellcheck disable=SC2054 # tcg,thread=multi is one argument
+	accel_args=(-accel tcg,thread=multi -cpu qemu64,+rdrand) rng_arg=random.trust_cpu=on
+fi
+append="console=ttyS0 panic=-1 $rng_arg $(echo "$kernel_args" | trim) harness.test=$test harness.alloc=$alloc harness.topo=$(echo "$expect" | tr ' ' ';') $*"
 
 echo "@@HOST Linux $version build=$build topology=$topo test=$test accel=$accel timeout=${timeout}s" > "$log"
 echo "@@HOST kernel command line: $append" >> "$log"
