@@ -14,6 +14,7 @@
 #include <kunit/test.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
@@ -194,6 +195,81 @@ static long free_batch_read_pages(void *arg)
 static long wake_cpu(void *arg)
 {
 	return 0;
+}
+
+/*
+ * A hiwater set anew (as /proc/slabinfo and sysfs set it) bounds the
+ * freelist: frees past it flush a batch, leaving hiwater - freebatch + 1
+ * to hiwater objects queued, where the default hiwater would queue them
+ * all.
+ */
+static void slqb_test_new_hiwater(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_hiwater", 0, NULL);
+	int cpu = cpumask_first(cpu_online_mask);
+	struct batch *b = new_batch(test, s, 100);
+	struct cpu_pages p = { .s = s };
+	struct free_and_read fr = { .b = b, .p = &p };
+
+	skip_if_quarantine(test);
+	KUNIT_ASSERT_GT(test, s->hiwater, 100U);
+	KUNIT_ASSERT_EQ(test, slqb_set_tunables(s, 16, 4), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch_read_pages, &fr), 0);
+	KUNIT_EXPECT_LE(test, p.queued, 16UL);
+	KUNIT_EXPECT_GE(test, p.queued, 13UL);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	kmem_cache_destroy(s);
+}
+
+/* Holds an RCU read-side section open on its CPU until stopped. */
+static int hold_rcu_reader(void *arg)
+{
+	struct completion *started = arg;
+
+	rcu_read_lock();
+	complete(started);
+	while (!kthread_should_stop())
+		cpu_relax();
+	rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * A SLAB_TYPESAFE_BY_RCU cache's emptied page leaves the cache at once
+ * but goes back to the page allocator only after a grace period: a
+ * reader on another CPU, inside rcu_read_lock(), may still be looking
+ * at its objects. Such a reader holds the grace period open here.
+ */
+static void slqb_test_rcu_page_waits(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_rcu_wait",
+					  SLAB_TYPESAFE_BY_RCU, NULL);
+	DECLARE_COMPLETION_ONSTACK(started);
+	struct task_struct *reader;
+	struct slab *slab;
+	void *object;
+	int a, b;
+
+	two_cpus(test, &a, &b);
+	object = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, object);
+	slab = virt_to_slab(object);
+	reader = kthread_create_on_cpu(hold_rcu_reader, &started, b,
+				       "slqb_rcu_reader/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(reader));
+	wake_up_process(reader);
+	wait_for_completion(&started);
+
+	kmem_cache_free(s, object);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	KUNIT_EXPECT_TRUE(test, slab_of(s, slab));
+
+	kthread_stop(reader);
+	rcu_barrier();
+	KUNIT_EXPECT_FALSE(test, slab_of(s, slab));
+	kmem_cache_destroy(s);
 }
 
 /*
@@ -1157,6 +1233,8 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_bulk),
 	KUNIT_CASE(slqb_test_bulk_past_hiwater),
 	KUNIT_CASE(slqb_test_bulk_runs),
+	KUNIT_CASE(slqb_test_new_hiwater),
+	KUNIT_CASE(slqb_test_rcu_page_waits),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_unused_page),
 	KUNIT_CASE(slqb_test_cpu_hotplug),

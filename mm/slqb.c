@@ -2518,6 +2518,7 @@ int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch)
 	WRITE_ONCE(s->freebatch, freebatch);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(slqb_set_tunables);
 
 #define SLABINFO_WRITE_MAX 128
 /* "name hiwater freebatch [shared]", as SLAB reads "name limit batchcount shared". */
