@@ -22,6 +22,9 @@
 #                                   debug kernels under stress, hotplug, failslab, memory
 #                                   pressure (harness/soak.sh; SHORT=1: 60 s on numa2, numa4)
 #   make lkdtm-compare [NOBUILD=1]  lkdtm's slab crash types: slqb_debug vs slub_debug
+#   make configs [CONFIGS="nonuma up ..."]   SLQB's mm/ and lib/ compiled without NUMA, SMP,
+#                                   sysfs, memcg, statistics, debugging; preemptible; all
+#                                   off at once: no warning (harness/configs.sh)
 #   make fastpath [NOBUILD=1]       the fast paths' code with slqb_debug compiled in
 #                                   (off) and out (harness/fastpath.sh)
 #   make scale [ALLOCS=...] [TOPOS="smp4 ... numa8-64"] [NOBUILD=1]   SLQB, SLUB, SLAB from
@@ -40,9 +43,10 @@ SECS ?=
 TOPOS ?=
 SHORT ?=
 ALLOCS ?= slqb slub slab
+CONFIGS ?=
 SHELL := /bin/bash
 
-.PHONY: help setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath scale
+.PHONY: help setup compose kernel run shell check lint series bisect bench bench-uml soak lkdtm-compare fastpath scale configs
 # A bare make only says what there is (it never installs anything).
 help:
 	@sed -n '/^# SLQB/,/^[A-Z]/{/^#/s/^# \{0,1\}//p}' Makefile
@@ -78,5 +82,7 @@ lkdtm-compare:
 	harness/lkdtm-compare.sh
 fastpath:
 	harness/fastpath.sh
+configs:
+	harness/configs.sh $(CONFIGS)
 scale:
 	harness/bench/scale.sh -a "$(ALLOCS)" $(if $(TOPOS),-t "$(TOPOS)")
