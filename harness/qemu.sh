@@ -163,5 +163,6 @@ fi
 echo "$verdict"
 echo "--- tail of $log:"
 tail -25 "$log" | tr -d '\r' | sed 's/^/    /'
-echo "result: FAIL $name: $(echo "$verdict" | head -1 | sed 's/^reason: //') (${secs}s, log $log)"
+headline=${verdict%%$'\n'*}
+echo "result: FAIL $name: ${headline#reason: } (${secs}s, log $log)"
 exit 1

@@ -32,7 +32,9 @@ tr -d '\r' < "$log" > "$clean"
 reasons=()
 failed() { reasons+=("$1"); }
 # quote: numbered offending lines on stdin, kept for after the headlines.
-quote() { head -20 | sed 's/^/    /' >> "$details"; }
+# sed, not head: reading all of its input, it never leaves the writer to
+# die of SIGPIPE (under pipefail, a failure of this script).
+quote() { sed -n '1,20s/^/    /p' >> "$details"; }
 
 # Kernel reports: lines matching log-patterns, less the allowed ones.
 patterns=$(grep -vE '^#|^$' "$HARNESS/log-patterns")
@@ -41,7 +43,7 @@ bad=$(grep -nE "$(echo "$patterns" | paste -sd'|')" "$clean" |
 	{ if [ -n "$allowed" ]; then grep -vE "$(echo "$allowed" | paste -sd'|')"; else cat; fi; } |
 	grep -v '@@RESULT' || true)
 if [ -n "$bad" ]; then
-	first=$(echo "$bad" | head -1 | cut -d: -f2-)
+	first=${bad%%$'\n'*} first=${first#*:}
 	failed "the kernel reported a problem: $first"
 	echo "$bad" | quote
 fi
