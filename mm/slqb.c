@@ -104,7 +104,8 @@
  * pages), for the allocations that follow a burst of frees; the next
  * trim gives them back. The trim work is deferrable, so an idle CPU may
  * not trim for a long while: what it holds is within the bounds above
- * all the same, and the shrinker drains it when memory is short.
+ * all the same, and the shrinker drains its queues when memory is short
+ * (the empty pages it keeps wait for its next trim).
  */
 
 #include <kunit/visibility.h>
@@ -1639,10 +1640,11 @@ static size_t slab_run(struct slab *slab, void **p, size_t nr)
 
 /*
  * Put back @cnt objects of @slab, of this CPU's @c, with interrupts
- * disabled: linked together once, then spliced onto the freelist, or with
- * @to_page into their page (slab_put_run()), an emptied page going on
- * @to_page. The double frees caught: an object heading the freelist (as
- * free_to_cpu() catches), or its page's, or twice in a row.
+ * disabled: pushed onto a list of their own, then spliced onto the
+ * freelist, or with @to_page into their page (slab_put_run()), an emptied
+ * page going on @to_page. The order and the double frees caught are those
+ * of putting them back one at a time: an object heading the freelist or,
+ * with @to_page, its page's freelist, the last one put back included.
  */
 static void free_run(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		     struct slab *slab, void **p, size_t cnt,
@@ -1660,16 +1662,16 @@ static void free_run(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		void *object = p[k];
 
 		if (IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) &&
-		    unlikely(object == c->freelist.head || object == run.tail ||
+		    unlikely(object == c->freelist.head || object == run.head ||
 			     (to_page && object == slab->freelist))) {
 			report_double_free(s, object);
 			continue;
 		}
-		if (run.nr)
-			set_freepointer(s, run.tail, object);
-		else
-			run.head = object;
-		run.tail = object;
+		/* Pushed, as one at a time would be: the last freed heads. */
+		set_freepointer(s, object, run.head);
+		if (!run.nr)
+			run.tail = object;
+		run.head = object;
 		run.nr++;
 	}
 	if (!run.nr)
