@@ -34,8 +34,6 @@ mapfile -t commits < <(g rev-list --reverse pristine..slqb)
 mkdir -p "$LOGS"
 results=$LOGS/bisect.txt
 [ -n "$only" ] || : > "$results"
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
 
 # build_prefix N ALLOC: check out commit N (1-based) and build it with ALLOC.
 build_prefix() {
@@ -47,7 +45,7 @@ build_prefix() {
 	log=$LOGS/bisect-$n-$alloc.log
 	g checkout -q -f "$commit"
 	mkdir -p "$out"
-	kmake() { make -C "$git_dir" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+	kmake() { kmake_tree "$git_dir" "$out" "$@"; }
 	note "prefix $n/${#commits[@]} ($subject), $alloc"
 	start=$(date +%s)
 	if ! { kmake tinyconfig &&

@@ -33,9 +33,7 @@ version=$(kernel_version)
 fragments=("$CONFIGS/base.config" "$CONFIGS/$alloc.config")
 for f in "$@"; do fragments+=("$CONFIGS/$f.config"); done
 
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}	# hits across clones in other folders
-kmake() { make -C "$SRC" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+kmake() { kmake_tree "$SRC" "$out" "$@"; }
 
 echo "build $name: Linux $version, fragments: ${fragments[*]##*/}" | tee "$log" >&2
 start=$(date +%s)

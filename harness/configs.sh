@@ -36,10 +36,8 @@ fi
 "$HARNESS/check-tools.sh" build
 "$HARNESS/compose.sh"
 grep -q '^config SLQB$' "$SRC/mm/Kconfig" || die "the composed tree has no SLQB"
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
 mkdir -p "$LOGS"
-kmake() { make -C "$SRC" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+kmake() { kmake_tree "$SRC" "$out" "$@"; }
 
 failed=()
 for n in "$@"; do

@@ -38,6 +38,16 @@ with_build_lock() {
 }
 
 # --- kernel builds (build.sh, qemu.sh) ---
+# Every kernel build goes through ccache: a 5 GB cache, with hits across
+# clones in other folders.
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
+# kmake_tree TREE OUT ARGS...: make ARGS in the kernel tree TREE, into OUT.
+kmake_tree() {
+	local tree=$1 out=$2
+	shift 2
+	make -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
 CONFIGS=$HARNESS/configs
 OUTS=$BUILD/out				# one O= folder per build name
 LOGS=$BUILD/logs

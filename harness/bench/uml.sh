@@ -57,8 +57,6 @@ done
 UMLSRC=$BUILD/linux-um
 FRAG=$HARNESS/bench/uml.config
 BENCHSRC=$HARNESS/bench/slab_bench/slab_bench.c
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$REPO}
 kmake() {
 	local out=$1; shift
 	make -C "$UMLSRC" O="$out" ARCH=um SUBARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"
