@@ -59,7 +59,7 @@ FRAG=$HARNESS/bench/uml.config
 BENCHSRC=$HARNESS/bench/slab_bench/slab_bench.c
 kmake() {
 	local out=$1; shift
-	make -C "$UMLSRC" O="$out" ARCH=um SUBARCH=x86_64 CC="$KCC" HOSTCC="$KCC" "$@"
+	kmake_tree "$UMLSRC" "$out" ARCH=um SUBARCH=x86_64 "$@"	# the last ARCH= wins
 }
 
 # The composed tree, hard-linked, plus slab_bench built into mm/. Run under
