@@ -617,6 +617,37 @@ static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 }
 
 /*
+ * A new page for @c, whose freelist is empty: slab_adopt() then
+ * refill_freelist(), without putting the page on the partial list only to
+ * take it off again (at 1 KiB, four objects to an order-0 page, that is a
+ * list update for every four allocations). Not done, false, if the page
+ * has more than @hiwater objects: refill_freelist() then takes some.
+ */
+static bool new_slab_to_freelist(struct kmem_cache *s,
+				 struct kmem_cache_cpu *c, struct slab *slab)
+{
+	struct kmem_cache_list *l = &c->list;
+	unsigned int objects = slqb_slab_objects(s, slab);
+
+	if (unlikely(objects > READ_ONCE(s->hiwater)))
+		return false;
+	slab->list = l;
+	slab->inuse = objects;
+	l->nr_slabs++;
+	l->nr_objects += objects;
+	/* Debug caches keep full pages in sight, for leak reports. */
+	if (slqb_debug(s))
+		list_add(&slab->slab_list, &l->full);
+	c->freelist.head = slab->freelist;
+	c->freelist.tail = NULL;
+	c->freelist.nr = objects;
+	slab->freelist = NULL;
+	__stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
+	__stat_add(s, SLQB_STAT_ALLOC_FROM_PAGE, objects);
+	return true;
+}
+
+/*
  * @slab, empty and off @l's lists, leaves @l for @discard, to be freed by
  * the caller once its own state is consistent.
  */
@@ -1187,8 +1218,7 @@ static void *alloc_node_list(struct kmem_cache *s, gfp_t gfpflags)
 }
 
 #ifdef CONFIG_NUMA
-static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
-			 unsigned long *irqflags);
+static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags, bool irqs_on);
 
 /*
  * Allocate from @node's list. Without __GFP_THISNODE a node that has no
@@ -1233,7 +1263,7 @@ fallback:
 	if (gfpflags & __GFP_THISNODE)
 		return NULL;
 	local_irq_save(flags);
-	object = alloc_local(s, gfpflags, &flags);
+	object = alloc_local(s, gfpflags, !irqs_disabled_flags(flags));
 	local_irq_restore(flags);
 	return object;
 }
@@ -1243,10 +1273,12 @@ fallback:
 /*
  * The CPU's freelist is empty: claim remote frees, else take from a
  * partial page, else get a new page. Called and returns with interrupts
- * disabled, but enables them (restores *@irqflags) to allocate a page.
+ * disabled, but enables them to allocate a page if @irqs_on, if the
+ * caller had them enabled. The caller's saved flags are not needed here:
+ * its fast path need not keep them in memory for this call, and the bulk
+ * allocation, whose caller must have interrupts enabled, has none.
  */
-static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
-			 unsigned long *irqflags)
+static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags, bool irqs_on)
 {
 	struct kmem_cache_cpu *c = this_cpu_ptr(s->cpu_slab);
 	struct slab *slab;
@@ -1281,9 +1313,10 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 	if (object)
 		goto out;
 
-	local_irq_restore(*irqflags);
+	if (irqs_on)
+		local_irq_enable();
 	slab = new_slab(s, gfpflags, local_slab_node(s));
-	local_irq_save(*irqflags);
+	local_irq_disable();
 	if (unlikely(!slab))
 		return NULL;
 
@@ -1294,10 +1327,14 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags,
 	}
 	/* We may be on another CPU now: the page joins this one's list. */
 	c = this_cpu_ptr(s->cpu_slab);
-	slab_adopt(s, &c->list, slab);
 	/* An interrupt may have freed objects here meanwhile: those first. */
-	if (c->freelist.nr)
+	if (c->freelist.nr) {
+		slab_adopt(s, &c->list, slab);
 		goto freelist;
+	}
+	if (likely(new_slab_to_freelist(s, c, slab)))
+		goto freelist;
+	slab_adopt(s, &c->list, slab);
 refill:
 	refill_freelist(s, c, slab);
 freelist:
@@ -1308,8 +1345,7 @@ out:
 }
 
 /* The freelist was empty. Interrupts are disabled, as for alloc_local(). */
-static void *alloc_slow(struct kmem_cache *s, gfp_t gfpflags,
-			unsigned long *irqflags)
+static void *alloc_slow(struct kmem_cache *s, gfp_t gfpflags, bool irqs_on)
 {
 #ifdef CONFIG_NUMA
 	/* Honour the task's mempolicy for the objects it did not free. */
@@ -1319,15 +1355,16 @@ static void *alloc_slow(struct kmem_cache *s, gfp_t gfpflags,
 		if (node != numa_mem_id()) {
 			void *object;
 
-			local_irq_restore(*irqflags);
+			if (irqs_on)
+				local_irq_enable();
 			object = alloc_node(s, gfpflags & ~__GFP_THISNODE,
 					    node);
-			local_irq_save(*irqflags);
+			local_irq_disable();
 			return object;
 		}
 	}
 #endif
-	return alloc_local(s, gfpflags, irqflags);
+	return alloc_local(s, gfpflags, irqs_on);
 }
 
 /* With init_on_free, an object must come back all zeroes. */
@@ -1388,7 +1425,7 @@ redo:
 	local_irq_save(flags);
 	object = freelist_pop(s, this_cpu_ptr(s->cpu_slab));
 	if (unlikely(!object))
-		object = alloc_slow(s, gfpflags, &flags);
+		object = alloc_slow(s, gfpflags, !irqs_disabled_flags(flags));
 	local_irq_restore(flags);
 #ifdef CONFIG_NUMA
 init:
@@ -1507,7 +1544,10 @@ static __always_inline void free_to_cpu(struct kmem_cache *s,
 			report_double_free(s, object);
 			return;
 		}
-		kmlist_push(s, &c->freelist, object);
+		/* A freelist's tail is never read (refill_freelist()). */
+		set_freepointer(s, object, c->freelist.head);
+		c->freelist.head = object;
+		c->freelist.nr++;
 	} else {
 		free_foreign(s, c, slab, object);
 	}
@@ -1780,7 +1820,6 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 			  void **p)
 {
 	struct obj_cgroup *objcg = NULL;
-	unsigned long flags;
 	size_t i;
 
 	/* Debug caches check each object on the way out, one at a time. */
@@ -1800,7 +1839,12 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 	if (unlikely(!s))
 		return 0;
 
-	local_irq_save(flags);
+	/*
+	 * The caller has interrupts enabled (include/linux/slab.h): no flags
+	 * to save (pushf on x86), as SLUB and SLAB do not save them either.
+	 */
+	lockdep_assert_irqs_enabled();
+	local_irq_disable();
 	for (i = 0; i < size; i++) {
 		void *object = kfence_alloc(s, s->object_size, gfpflags);
 
@@ -1808,7 +1852,7 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 			goto got;
 		object = freelist_pop(s, this_cpu_ptr(s->cpu_slab));
 		if (unlikely(!object)) {
-			object = alloc_local(s, gfpflags, &flags);
+			object = alloc_local(s, gfpflags, true);
 			if (unlikely(!object))
 				goto error;
 		}
@@ -1816,14 +1860,14 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t gfpflags, size_t size,
 got:
 		p[i] = object;
 	}
-	local_irq_restore(flags);
+	local_irq_enable();
 
 	slab_post_alloc_hook(s, objcg, gfpflags, size, p,
 			     slab_want_init_on_alloc(gfpflags, s));
 	return i;
 
 error:
-	local_irq_restore(flags);
+	local_irq_enable();
 	slab_post_alloc_hook(s, objcg, gfpflags, i, p, false);
 	kmem_cache_free_bulk(s, i, p);
 	return 0;
