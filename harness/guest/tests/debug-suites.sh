@@ -9,12 +9,10 @@
 # Stock 6.1.192 quirks, the same on SLUB: kasan_test's
 # kmalloc_memmove_negative_size really moves the memory, over the object's
 # KASAN metadata, so its report's 'Allocated by' stack id is garbage and
-# stackdepot warns; two cases fail on SLUB too (harness.kunit_known= in
-# tests.list: kasan_global_oob_right, as GCC 12 makes no redzones after
-# globals here, and overflow_allocation_test: KUnit runs a module's suites
-# from its MODULE_STATE_COMING notifier, before mod_sysfs_setup(), so
-# root_device_register() cannot link the device to the module's kobject and
-# fails with -ENOENT, and the case's checks never run).
+# stackdepot warns; kasan_global_oob_right fails on SLUB too, as GCC 12
+# makes no redzones after globals here (harness.kunit_known= in tests.list).
+# overflow_allocation_test registers its device with no owner (patch 0010):
+# KUnit runs a module's suites before the module's sysfs directory exists.
 # allow-log: WARNING: CPU: [0-9]+ PID: [0-9]+ at [./]*linux/lib/stackdepot.c:[0-9]+ stack_depot_print
 # allow-log: BUG: KASAN: 
 # allow-log: BUG: KFENCE: 
