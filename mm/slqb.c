@@ -1765,8 +1765,10 @@ static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 {
 	struct kmem_cache_cpu *c;
-	unsigned long flags;
 	size_t i, j, end, n = 0;
+
+	/* As for kmem_cache_alloc_bulk(): interrupts are enabled. */
+	lockdep_assert_irqs_enabled();
 
 	for (i = 0; i < size; i++) {
 		void *object = p[i];
@@ -1799,7 +1801,7 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 	for (i = 0; i < n; i = end) {
 		/* Interrupts stay off for SLQB_BULK_BATCH objects at most. */
 		end = min_t(size_t, n, i + SLQB_BULK_BATCH);
-		local_irq_save(flags);
+		local_irq_disable();
 		if (!s) {
 			for (j = i; j < end; j++) {
 				struct slab *slab = virt_to_slab(p[j]);
@@ -1811,7 +1813,7 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 			__stat_add(s, SLQB_STAT_FREE, end - i);
 			free_run_to_cpu(s, c, p + i, end - i);
 		}
-		local_irq_restore(flags);
+		local_irq_enable();
 	}
 }
 EXPORT_SYMBOL(kmem_cache_free_bulk);
