@@ -138,12 +138,18 @@ static void slqb_debug_test_write_after_free(struct kunit *test)
 static void slqb_debug_test_destroy_live(struct kunit *test)
 {
 	struct kmem_cache *s = debug_cache(test, "slqb_dbg_leak", ALL_CHECKS);
+	long reports = slqb_debug_report_count();
 	void *p = kmem_cache_alloc(s, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	/* Reports the object and its allocation; the cache stays. */
+	/*
+	 * Reports the object and its allocation (kunit-debug.sh expects the
+	 * lines); the cache stays, and still works, its object's free too.
+	 */
 	kmem_cache_destroy(s);
+	expect_cache_works(test, s);
 	kmem_cache_free(s, p);
+	KUNIT_EXPECT_EQ(test, slqb_debug_report_count(), reports);
 }
 
 static struct kunit_case slqb_debug_test_cases[] = {

@@ -94,6 +94,42 @@ static long free_batch(void *arg)
 	return 0;
 }
 
+/*
+ * One statistic of @s, on @cpu, or over all CPUs if @cpu is negative; 0
+ * without CONFIG_SLQB_STATS (callers check IS_ENABLED() first).
+ */
+static unsigned long cache_stat(struct kmem_cache *s, enum slqb_stat_item si,
+				int cpu)
+{
+	unsigned long sum = 0;
+#ifdef CONFIG_SLQB_STATS
+	int i;
+
+	if (cpu >= 0)
+		return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->stat[si]);
+	for_each_possible_cpu(i)
+		sum += READ_ONCE(per_cpu_ptr(s->cpu_slab, i)->stat[si]);
+#endif
+	return sum;
+}
+
+/*
+ * No page of @s is left: by SLQB's own count, and, with statistics, by
+ * the pages it took from the page allocator and gave back (counted once
+ * __free_pages() has returned, where nr_slabs drops before).
+ */
+static void expect_no_slabs(struct kunit *test, struct kmem_cache *s)
+{
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	if (!IS_ENABLED(CONFIG_SLQB_STATS))
+		return;
+	/* Such a cache's pages are freed after a grace period. */
+	if (s->flags & SLAB_TYPESAFE_BY_RCU)
+		rcu_barrier();
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_FREE, -1),
+			cache_stat(s, SLQB_STAT_PAGE_ALLOC, -1));
+}
+
 static struct batch *new_batch(struct kunit *test, struct kmem_cache *s, int n)
 {
 	struct batch *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
@@ -263,6 +299,7 @@ static void slqb_test_rcu_page_waits(struct kunit *test)
 
 	kmem_cache_free(s, object);
 	kmem_cache_shrink(s);
+	/* Not expect_no_slabs(): its rcu_barrier() would wait for reader. */
 	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
 	KUNIT_EXPECT_TRUE(test, slab_of(s, slab));
 
@@ -320,7 +357,7 @@ static void slqb_test_flush_watermark(struct kunit *test)
 			KUNIT_EXPECT_FALSE(test, slab_of(s, kept));
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	/* Given back to the page allocator, not only uncounted. */
 	KUNIT_EXPECT_FALSE(test, slab_of(s, first));
 	kmem_cache_destroy(s);
@@ -365,7 +402,7 @@ static void remote_free_between(struct kunit *test, int a, int c)
 		KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_destroy(s);
 }
@@ -397,7 +434,7 @@ static void slqb_test_shrink(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cache_live(s), 1UL);
 	kmem_cache_free(s, keep);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -432,7 +469,14 @@ static void slqb_test_offnode(struct kunit *test)
 	/* (Under KASAN, cache_live() first takes them out of quarantine.) */
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	/* Node lists keep no queues: their pages are gone already. */
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
+	/* Each allocation and each free was one off the CPU's node. */
+	if (IS_ENABLED(CONFIG_SLQB_STATS)) {
+		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_OFFNODE_ALLOC, -1),
+				(unsigned long)b->n);
+		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_OFFNODE_FREE, -1),
+				(unsigned long)b->n);
+	}
 	kmem_cache_destroy(s);
 }
 
@@ -469,7 +513,7 @@ static void placement_done(struct kunit *test, struct placement *pl)
 	KUNIT_EXPECT_EQ(test, pl->wrong, 0);
 	KUNIT_EXPECT_EQ(test, pl->failed, 0);
 	kmem_cache_shrink(pl->s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(pl->s, NULL, NULL), 0UL);
+	expect_no_slabs(test, pl->s);
 	kmem_cache_destroy(pl->s);
 }
 
@@ -591,7 +635,7 @@ static void slqb_test_memoryless_node(struct kunit *test)
 				DIV_ROUND_UP((unsigned long)b->n, s->objects) + 1);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -644,7 +688,7 @@ static void slqb_test_node_fallback(struct kunit *test)
 	kmem_cache_free(s, f.p);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -695,7 +739,7 @@ static void slqb_test_reserves(struct kunit *test)
 		kmem_cache_free(s, objs[i]);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -752,7 +796,7 @@ static void slqb_test_bulk(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	}
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 
 	/* kfree_bulk(): any kmalloc size, large ones included. */
@@ -807,7 +851,7 @@ static void slqb_test_bulk_past_hiwater(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, bulk_alloc_free, &r), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -858,7 +902,7 @@ static void slqb_test_bulk_runs(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, bulk_free_only, &r), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -952,7 +996,7 @@ static void slqb_test_unused_page(struct kunit *test)
 	for (i = 0; i < n; i++)
 		kmem_cache_free(s, objs[i]);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -984,14 +1028,14 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 	free_batch(&half);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
 
 	/* Back online, the CPU allocates and frees as before. */
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -1048,7 +1092,7 @@ static void slqb_test_dead_cpu_pages(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, more), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
 	kmem_cache_destroy(s);
 }
@@ -1087,7 +1131,7 @@ static void slqb_test_idle_owner(struct kunit *test)
 	KUNIT_EXPECT_LE(test, held, (unsigned long)s->hiwater);
 	KUNIT_EXPECT_LE(test, queued, (unsigned long)s->hiwater);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 
@@ -1132,7 +1176,7 @@ static void slqb_test_trim_bound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, queued, 0UL);
 	KUNIT_EXPECT_LE(test, held, (unsigned long)s->hiwater);
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
 #else
@@ -1143,20 +1187,6 @@ static void slqb_test_trim_bound(struct kunit *test)
 #endif
 
 #ifdef CONFIG_SLQB_STATS
-/* One statistic of @s, on @cpu, or over all CPUs if @cpu is negative. */
-static unsigned long cache_stat(struct kmem_cache *s, enum slqb_stat_item si,
-				int cpu)
-{
-	unsigned long sum = 0;
-	int i;
-
-	if (cpu >= 0)
-		return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->stat[si]);
-	for_each_possible_cpu(i)
-		sum += READ_ONCE(per_cpu_ptr(s->cpu_slab, i)->stat[si]);
-	return sum;
-}
-
 static unsigned long vm_event(enum vm_event_item item)
 {
 	unsigned long *events;
@@ -1194,21 +1224,57 @@ static void slqb_test_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_ALLOC, -1), n);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_ALLOC, -1), 4UL);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_ALLOC_FROM_PAGE, -1), n);
+	/* Each new page went whole to the empty freelist; none off-node. */
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_ALLOC_FULL, -1), 4UL);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL, -1),
+			0UL);
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_OFFNODE_ALLOC, -1), 0UL);
 
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
 		/* (The quarantine frees later, on whichever CPU.) */
+		struct kmem_cache_cpu *cc = per_cpu_ptr(s->cpu_slab, c);
+		unsigned long left = READ_ONCE(cc->rlist.nr);
+		unsigned long flushes = n / s->freebatch;
+
 		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, c), n);
 		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_REMOTE_FREE, c),
 				n);
 		KUNIT_EXPECT_GE(test, vm_event(SLQB_REMOTE_FREE) - vm_remote, n);
+		/*
+		 * One hand-off for each full rlist, all to one owner; what is
+		 * left waits on the rlist, unless the trim handed it over.
+		 */
+		if (!left && n % s->freebatch)
+			flushes++;
+		else
+			KUNIT_EXPECT_EQ(test, left, n % s->freebatch);
+		KUNIT_EXPECT_EQ(test,
+				cache_stat(s, SLQB_STAT_FLUSH_REMOTE_FREE_CACHE, c),
+				flushes);
+		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_OFFNODE_FREE, c),
+				0UL);
 	}
 	KUNIT_EXPECT_GE(test, vm_event(SLQB_ALLOC) - vm_alloc, n);
 
 	kmem_cache_shrink(s);
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	expect_no_slabs(test, s);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, -1), n);
 	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_FREE, -1), 4UL);
+	/*
+	 * Each page was emptied once; every object went back to its page,
+	 * all but the one that emptied it counted as a partial free (a page
+	 * kept after emptying counts all of its run, and is emptied later).
+	 */
+	KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_PAGE_FREE_EMPTY, -1), 4UL);
+	KUNIT_EXPECT_GE(test, cache_stat(s, SLQB_STAT_PAGE_FREE_PARTIAL, -1),
+			n - 4);
+	KUNIT_EXPECT_LE(test, cache_stat(s, SLQB_STAT_PAGE_FREE_PARTIAL, -1), n);
+	/* The owner took its objects back from its queue at least once. */
+	if (!IS_ENABLED(CONFIG_KASAN_GENERIC))
+		KUNIT_EXPECT_GE(test,
+				cache_stat(s, SLQB_STAT_CLAIM_REMOTE_FREE_CACHE, a),
+				1UL);
 	kmem_cache_destroy(s);
 }
 #else
