@@ -9,6 +9,41 @@ fail() { local n=$1; shift; echo "@@RESULT $n FAIL $*"; echo "$n" >> "$HARNESS_F
 # check NAME COMMAND...: PASS when the command succeeds.
 check() { local n=$1; shift; if "$@"; then pass "$n" "$*"; else fail "$n" "$*"; fi; }
 
+# A /proc/meminfo field in kB (meminfo_kb Slab); slab_kb is Slab:.
+meminfo_kb() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
+slab_kb() { meminfo_kb Slab; }
+
+# shrink_all: every cache the allocator lets us shrink (SLUB's and SLQB's
+# /sys/kernel/slab/*/shrink); prints how many.
+shrink_all() {
+	local f n=0
+	for f in /sys/kernel/slab/*/shrink; do
+		[ -w "$f" ] || continue
+		echo 1 > "$f" 2>/dev/null && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# settle: give back what can be given back, so that what stays is live
+# objects and the slabs they pin. drop_caches and every cache shrunk, in
+# rounds until Slab: stops falling (at least two, at most six): dentries
+# freed in one round let their inodes go in the next, and how many rounds
+# drop_slab() runs by itself depends on what each shrinker reports freed.
+# The first round waits 3 s for slabs freed after an RCU grace period.
+settle() {
+	local i prev cur
+	sync
+	prev=$(slab_kb)
+	for i in 1 2 3 4 5 6; do
+		echo 3 > /proc/sys/vm/drop_caches
+		shrink_all > /dev/null
+		if [ "$i" = 1 ]; then sleep 3; else sleep 1; fi
+		cur=$(slab_kb)
+		[ "$i" = 1 ] || [ "$cur" -lt "$prev" ] || break
+		prev=$cur
+	done
+}
+
 # The value of a KEY=VALUE argument on the kernel command line.
 cmdline_arg() {
 	local a

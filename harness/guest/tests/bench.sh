@@ -29,17 +29,9 @@ bench() {	# bench METRIC VALUE UNIT lower|higher
 	*) fail "$1" "no value"; failed=1 ;;
 	esac
 }
-meminfo_kb() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
 mem() {	# mem WHEN: Slab: and SUnreclaim: now
 	bench "mem.$1.slab" "$(meminfo_kb Slab)" kB lower
 	bench "mem.$1.sunreclaim" "$(meminfo_kb SUnreclaim)" kB lower
-}
-shrink_all() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	for f in /sys/kernel/slab/*/shrink; do [ -w "$f" ] && echo 1 > "$f" 2>/dev/null; done
-	sleep 2	# RCU-freed slabs
-	echo 3 > /proc/sys/vm/drop_caches
 }
 # The CPUs of node N (cpulist expanded), or of the machine without NUMA.
 node_cpus() {
@@ -56,7 +48,7 @@ if want mem; then
 	find /sys /proc/sys > /dev/null 2>&1
 	mem peak
 	rm -rf /tmp/peak
-	shrink_all
+	settle
 	mem after_shrink
 	# Pages per slab of every cache (raw record), and the caches of objects
 	# up to 1 KiB whose slabs are above order 0.

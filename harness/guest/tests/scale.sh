@@ -106,11 +106,7 @@ else
 	fail scale-work "insmod slab_scale pattern=work failed"
 	failed=1
 fi
-sync
-echo 3 > /proc/sys/vm/drop_caches
-for f in /sys/kernel/slab/*/shrink; do echo 1 > "$f" 2>/dev/null; done
-sleep 2	# slabs freed after an RCU grace period
-echo 3 > /proc/sys/vm/drop_caches
+settle
 mem after_shrink
 
 case "$alloc" in

@@ -84,25 +84,7 @@ W=/tmp/soak
 mkdir -p $W
 now() { cut -d. -f1 /proc/uptime; }
 nprocs() { set -- /proc/[0-9]*; echo $#; }
-slab_kb() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
-avail_kb() { sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
-shrink_all() {	# every cache the allocator lets us shrink; the count
-	local f n=0
-	for f in /sys/kernel/slab/*/shrink; do
-		[ -w "$f" ] || continue
-		echo 1 > "$f" 2>/dev/null && n=$((n + 1))
-	done
-	echo "$n"
-}
-settle() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	shrink_all > /dev/null
-	sleep 3
-	echo 3 > /proc/sys/vm/drop_caches
-	shrink_all > /dev/null
-	sleep 1
-}
+avail_kb() { meminfo_kb MemAvailable; }
 
 # The kernel's messages from here on, kept apart from the console: the ring
 # buffer may wrap during a long soak.

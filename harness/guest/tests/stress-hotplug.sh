@@ -5,16 +5,6 @@
 . /harness/lib.sh
 
 secs=$(cmdline_arg harness.secs) || secs=45
-slab_kb() { sed -n 's/^Slab: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
-# settle: what drop_caches can free, then every cache shrunk (SLUB and SLQB
-# both have /sys/kernel/slab/*/shrink), so that what stays is live objects
-# and the slabs they pin, not the allocator's caches of free objects.
-settle() {
-	local s
-	sync; echo 3 > /proc/sys/vm/drop_caches; sleep 3; echo 3 > /proc/sys/vm/drop_caches
-	for s in /sys/kernel/slab/*/shrink; do echo 1 > "$s" 2>/dev/null; done
-	sleep 1
-}
 # per cache: NAME, live objects in kB (active objects times object size),
 # and the kB of its slabs (slabs times pages per slab)
 cache_kb() { awk 'NR > 2 { printf "%s %d %d\n", $1, $2 * $4 / 1024, $15 * $6 * 4 }' /proc/slabinfo; }
