@@ -80,8 +80,8 @@
  * Memory is given back by the flush above @hiwater, by a per-CPU trim
  * that runs every few seconds and shrinks idle queues, by a shrinker that
  * drains queues a cache at a time, as many objects as reclaim asks for
- * (all of them on drop_caches), and by kmem_cache_shrink(). A dying CPU's queues are drained by the
- * CPUHP_SLAB_PREPARE teardown.
+ * (all of them on drop_caches), and by kmem_cache_shrink(). A dying CPU's
+ * queues are drained by the CPUHP_SLAB_PREPARE teardown.
  *
  * Limits count pages, not only objects (the lesson of 2009, when a drain
  * watermark of 512 objects could pin 2 MB): each queued object may pin a
