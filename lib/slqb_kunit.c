@@ -1225,6 +1225,16 @@ static void slqb_test_trim_bound(struct kunit *test)
 #endif
 
 #ifdef CONFIG_SLQB_STATS
+/* Objects on @cpu's rlist of @s: frees waiting to be handed over. */
+static unsigned long rlist_nr(struct kmem_cache *s, int cpu)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->rlist.nr);
+#else
+	return 0;
+#endif
+}
+
 static unsigned long vm_event(enum vm_event_item item)
 {
 	unsigned long *events;
@@ -1271,8 +1281,7 @@ static void slqb_test_counters(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, b), 0);
 	if (!IS_ENABLED(CONFIG_KASAN_GENERIC)) {
 		/* (The quarantine frees later, on whichever CPU.) */
-		struct kmem_cache_cpu *cc = per_cpu_ptr(s->cpu_slab, c);
-		unsigned long left = READ_ONCE(cc->rlist.nr);
+		unsigned long left = rlist_nr(s, c);
 		unsigned long flushes = n / s->freebatch;
 
 		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_FREE, c), n);
