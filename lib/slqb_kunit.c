@@ -258,44 +258,6 @@ static void slqb_test_new_hiwater(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
-/*
- * The shrinker frees what reclaim asks for, a cache at a time: asked for
- * one object, it drains the newest cache that holds queued objects (the
- * list's head) and leaves an older cache's queues alone; asked for more
- * than there is, it drains both. The old cache queues more than a trim
- * takes at once (a batch), so a trim in between cannot empty it.
- */
-static void slqb_test_shrink_scan(struct kunit *test)
-{
-	struct kmem_cache *old = test_cache(test, "slqb_test_scan_old", 0,
-					    NULL);
-	struct kmem_cache *new = test_cache(test, "slqb_test_scan_new", 0,
-					    NULL);
-	int cpu = cpumask_first(cpu_online_mask);
-	struct batch *a = new_batch(test, old, old->freebatch + 8);
-	struct batch *b = new_batch(test, new, 8);
-	struct cpu_pages pa = { .s = old }, pb = { .s = new };
-
-	skip_if_quarantine(test);
-	KUNIT_ASSERT_LE(test, a->n, (int)old->hiwater);
-	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, a), 0);
-	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, b), 0);
-	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, a), 0);
-	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, b), 0);
-
-	KUNIT_EXPECT_GT(test, slqb_kunit_shrink_scan(1), 0UL);
-	work_on_cpu(cpu, read_cpu_pages, &pa);
-	work_on_cpu(cpu, read_cpu_pages, &pb);
-	KUNIT_EXPECT_EQ(test, pb.queued, 0UL);
-	KUNIT_EXPECT_GT(test, pa.queued, 0UL);
-
-	slqb_kunit_shrink_scan(ULONG_MAX);
-	work_on_cpu(cpu, read_cpu_pages, &pa);
-	KUNIT_EXPECT_EQ(test, pa.queued, 0UL);
-	kmem_cache_destroy(new);
-	kmem_cache_destroy(old);
-}
-
 /* Holds an RCU read-side section open on its CPU until stopped. */
 static int hold_rcu_reader(void *arg)
 {
@@ -1347,7 +1309,6 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_bulk_past_hiwater),
 	KUNIT_CASE(slqb_test_bulk_runs),
 	KUNIT_CASE(slqb_test_new_hiwater),
-	KUNIT_CASE(slqb_test_shrink_scan),
 	KUNIT_CASE(slqb_test_rcu_page_waits),
 	KUNIT_CASE(slqb_test_ctor_and_rcu),
 	KUNIT_CASE(slqb_test_unused_page),

@@ -79,9 +79,9 @@
  *
  * Memory is given back by the flush above @hiwater, by a per-CPU trim
  * that runs every few seconds and shrinks idle queues, by a shrinker that
- * drains queues a cache at a time, as many objects as reclaim asks for
- * (all of them on drop_caches), and by kmem_cache_shrink(). A dying CPU's
- * queues are drained by the CPUHP_SLAB_PREPARE teardown.
+ * drains every queue under memory pressure (and on drop_caches), and by
+ * kmem_cache_shrink(). A dying CPU's queues are drained by the
+ * CPUHP_SLAB_PREPARE teardown.
  *
  * Limits count pages, not only objects (the lesson of 2009, when a drain
  * watermark of 512 objects could pin 2 MB): each queued object may pin a
@@ -104,8 +104,7 @@
  * pages), for the allocations that follow a burst of frees; the next
  * trim gives them back. The trim work is deferrable, so an idle CPU may
  * not trim for a long while: what it holds is within the bounds above
- * all the same, and the shrinker drains its queues when memory is short
- * (the empty pages it keeps wait for its next trim).
+ * all the same, and the shrinker drains it when memory is short.
  */
 
 #include <kunit/visibility.h>
@@ -1939,6 +1938,48 @@ static void drain_all_cpus(struct kmem_cache *s)
 	on_each_cpu_cond(cpu_has_queued, drain_this_cpu, s, 1);
 }
 
+/* Every cache of this CPU; slab_mutex is held by who sent us. */
+static void flush_rlist_this_cpu_all_caches(void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		flush_rlist_this_cpu(s);
+}
+
+static void drain_this_cpu_all_caches(void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		drain_this_cpu(s);
+}
+
+/*
+ * The shrinker interrupts only the CPUs that hold something of some cache:
+ * idle and isolated CPUs with nothing queued are left alone. slab_mutex
+ * is held.
+ */
+static bool cpu_has_rlist_any(int cpu, void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		if (cpu_has_rlist(cpu, s))
+			return true;
+	return false;
+}
+
+static bool cpu_has_queued_any(int cpu, void *arg)
+{
+	struct kmem_cache *s;
+
+	list_for_each_entry(s, &slab_caches, list)
+		if (cpu_has_queued(cpu, s))
+			return true;
+	return false;
+}
+
 static unsigned long queued_objects(struct kmem_cache *s)
 {
 	unsigned long nr = 0;
@@ -1970,50 +2011,22 @@ static unsigned long slqb_shrink_count(struct shrinker *shrink,
 	return nr;
 }
 
-/*
- * Memory is short: queues go back to their pages, a cache at a time, until
- * about @sc->nr_to_scan objects have (or every queue has). Each cache is
- * drained by its own interrupts on the CPUs that hold some of it, so a
- * CPU has interrupts disabled for one cache's queues at a time, not for
- * every cache's. Caches drained by an earlier call hold nothing and are
- * passed over: sustained reclaim works its way along the list. CPUs that
- * hold nothing of a cache are not interrupted for it. Empty pages a CPU
- * keeps (slab_keep_empty()) are given back with its queues, else by the
- * next trim.
- */
+/* Memory is short: every queue goes back to its pages. */
 static unsigned long slqb_shrink_scan(struct shrinker *shrink,
 				      struct shrink_control *sc)
 {
-	unsigned long freed = 0;
-	struct kmem_cache *s;
+	unsigned long nr;
 
-	if (!mutex_trylock(&slab_mutex))
+	nr = slqb_shrink_count(shrink, sc);
+	if (!nr || !mutex_trylock(&slab_mutex))
 		return SHRINK_STOP;
-	list_for_each_entry(s, &slab_caches, list) {
-		unsigned long nr = queued_objects(s);
-
-		if (!nr)
-			continue;
-		drain_all_cpus(s);
-		freed += nr;
-		if (freed >= sc->nr_to_scan)
-			break;
-	}
+	on_each_cpu_cond(cpu_has_rlist_any, flush_rlist_this_cpu_all_caches,
+			 NULL, 1);
+	on_each_cpu_cond(cpu_has_queued_any, drain_this_cpu_all_caches, NULL,
+			 1);
 	mutex_unlock(&slab_mutex);
-	return freed ? freed : SHRINK_STOP;
+	return nr;
 }
-
-#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
-/* The shrinker's scan, as reclaim calls it, for the tests. */
-unsigned long slqb_kunit_shrink_scan(unsigned long nr_to_scan)
-{
-	struct shrink_control sc = { .gfp_mask = GFP_KERNEL,
-				     .nr_to_scan = nr_to_scan };
-
-	return slqb_shrink_scan(NULL, &sc);
-}
-EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_shrink_scan);
-#endif
 
 static struct shrinker slqb_shrinker = {
 	.count_objects = slqb_shrink_count,
