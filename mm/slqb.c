@@ -535,9 +535,9 @@ static void discard_slabs(struct kmem_cache *s, struct list_head *discard)
 		free_slab(s, slab);
 }
 
-/* Make @l the owner of a new page. */
-static void slab_adopt(struct kmem_cache *s, struct kmem_cache_list *l,
-		       struct slab *slab)
+/* Make @l the owner of a new page, on none of its lists yet. */
+static void slab_own(struct kmem_cache *s, struct kmem_cache_list *l,
+		     struct slab *slab)
 {
 	unsigned int objects = slqb_slab_objects(s, slab);
 
@@ -545,6 +545,13 @@ static void slab_adopt(struct kmem_cache *s, struct kmem_cache_list *l,
 	l->nr_slabs++;
 	l->nr_objects += objects;
 	l->nr_free += objects;
+}
+
+/* Make @l the owner of a new page, on its partial list. */
+static void slab_adopt(struct kmem_cache *s, struct kmem_cache_list *l,
+		       struct slab *slab)
+{
+	slab_own(s, l, slab);
 	list_add(&slab->slab_list, &l->partial);
 	l->nr_partial++;
 }
@@ -573,15 +580,17 @@ static void *slab_take(struct kmem_cache *s, struct kmem_cache_list *l,
 }
 
 /*
- * Refill @c's empty freelist from @slab, a page on @c's partial list. The
- * page's whole freelist becomes @c's at once (at most @hiwater objects),
- * so the page's bookkeeping is done once for the allocations it serves
- * rather than once for each, and the page leaves the partial list: its
- * objects are now queued like freed ones. A freelist keeps no tail, as
- * it is never spliced onto another list.
+ * Refill @c's empty freelist from @slab, a page of @c's: on its partial
+ * list if @listed, else a new one on no list yet (slab_own(): not put on
+ * the partial list only to be taken off again, at 1 KiB a list update for
+ * every four allocations). The page's whole freelist becomes @c's at once
+ * (at most @hiwater objects), so the page's bookkeeping is done once for
+ * the allocations it serves rather than once for each, and the page is
+ * on no partial list after: its objects are now queued like freed ones.
+ * A freelist keeps no tail, as it is never spliced onto another list.
  */
 static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
-			    struct slab *slab)
+			    struct slab *slab, bool listed)
 {
 	struct kmem_cache_list *l = &c->list;
 	unsigned int nr = slqb_slab_objects(s, slab) - slab->inuse;
@@ -599,11 +608,17 @@ static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 		nr = max;
 		slab->freelist = get_freepointer(s, last);
 		set_freepointer(s, last, NULL);
+		if (!listed) {
+			list_add(&slab->slab_list, &l->partial);
+			l->nr_partial++;
+		}
 		__stat(s, SLQB_STAT_PAGE_ALLOC_PARTIAL);
 	} else {
 		slab->freelist = NULL;
-		list_del(&slab->slab_list);
-		l->nr_partial--;
+		if (listed) {
+			list_del(&slab->slab_list);
+			l->nr_partial--;
+		}
 		/* Debug caches keep full pages in sight, for leak reports. */
 		if (slqb_debug(s))
 			list_add(&slab->slab_list, &l->full);
@@ -614,37 +629,6 @@ static void refill_freelist(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	slab->inuse += nr;
 	l->nr_free -= nr;
 	__stat_add(s, SLQB_STAT_ALLOC_FROM_PAGE, nr);
-}
-
-/*
- * A new page for @c, whose freelist is empty: slab_adopt() then
- * refill_freelist(), without putting the page on the partial list only to
- * take it off again (at 1 KiB, four objects to an order-0 page, that is a
- * list update for every four allocations). Not done, false, if the page
- * has more than @hiwater objects: refill_freelist() then takes some.
- */
-static bool new_slab_to_freelist(struct kmem_cache *s,
-				 struct kmem_cache_cpu *c, struct slab *slab)
-{
-	struct kmem_cache_list *l = &c->list;
-	unsigned int objects = slqb_slab_objects(s, slab);
-
-	if (unlikely(objects > READ_ONCE(s->hiwater)))
-		return false;
-	slab->list = l;
-	slab->inuse = objects;
-	l->nr_slabs++;
-	l->nr_objects += objects;
-	/* Debug caches keep full pages in sight, for leak reports. */
-	if (slqb_debug(s))
-		list_add(&slab->slab_list, &l->full);
-	c->freelist.head = slab->freelist;
-	c->freelist.tail = NULL;
-	c->freelist.nr = objects;
-	slab->freelist = NULL;
-	__stat(s, SLQB_STAT_PAGE_ALLOC_FULL);
-	__stat_add(s, SLQB_STAT_ALLOC_FROM_PAGE, objects);
-	return true;
 }
 
 /*
@@ -1306,7 +1290,8 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags, bool irqs_on)
 	if (c->list.nr_partial) {
 		slab = list_first_entry(&c->list.partial, struct slab,
 					slab_list);
-		goto refill;
+		refill_freelist(s, c, slab, true);
+		goto freelist;
 	}
 
 	object = alloc_node_list(s, gfpflags);
@@ -1332,11 +1317,8 @@ static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags, bool irqs_on)
 		slab_adopt(s, &c->list, slab);
 		goto freelist;
 	}
-	if (likely(new_slab_to_freelist(s, c, slab)))
-		goto freelist;
-	slab_adopt(s, &c->list, slab);
-refill:
-	refill_freelist(s, c, slab);
+	slab_own(s, &c->list, slab);
+	refill_freelist(s, c, slab, false);
 freelist:
 	object = kmlist_pop(s, &c->freelist);
 out:
@@ -1395,6 +1377,16 @@ static __always_inline void *freelist_pop(struct kmem_cache *s,
 		__stat(s, SLQB_STAT_ALLOC);
 	}
 	return object;
+}
+
+/* The free fast path's push: a freelist's tail is never read. */
+static __always_inline void freelist_push(struct kmem_cache *s,
+					  struct kmem_cache_cpu *c,
+					  void *object)
+{
+	set_freepointer(s, object, c->freelist.head);
+	c->freelist.head = object;
+	c->freelist.nr++;
 }
 
 static __always_inline void *slqb_alloc(struct kmem_cache *s,
@@ -1544,10 +1536,7 @@ static __always_inline void free_to_cpu(struct kmem_cache *s,
 			report_double_free(s, object);
 			return;
 		}
-		/* A freelist's tail is never read (refill_freelist()). */
-		set_freepointer(s, object, c->freelist.head);
-		c->freelist.head = object;
-		c->freelist.nr++;
+		freelist_push(s, c, object);
 	} else {
 		free_foreign(s, c, slab, object);
 	}
