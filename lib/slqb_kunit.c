@@ -1293,6 +1293,45 @@ static void slqb_test_counters(struct kunit *test)
 }
 #endif
 
+/*
+ * A cache of large objects starts on its minimum order and moves to its
+ * preferred order once it has needed SLQB_BUSY_SLABS slabs' worth of
+ * objects of that order: allocated one after another on one CPU, the
+ * objects before the mark lie in slabs of the minimum order, those after
+ * it in slabs of the preferred order, and /proc/slabinfo and sysfs say
+ * which order the cache makes now.
+ */
+static void slqb_test_busy_order(struct kunit *test)
+{
+	struct kmem_cache *s;
+	struct batch *b;
+	unsigned int young;
+	int i;
+
+	s = kmem_cache_create_usercopy("slqb_test_busy", 2048, 0, 0, 0, 2048,
+				       NULL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->flags |= SLAB_SKIP_KFENCE;
+	if (s->order == s->min_order) {
+		kmem_cache_destroy(s);
+		kunit_skip(test, "one order only (slqb_min_order=?)");
+	}
+	KUNIT_EXPECT_EQ(test, slqb_new_order(s), s->min_order);
+	young = SLQB_BUSY_SLABS * s->objects;
+	b = new_batch(test, s, young + s->objects);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpumask_first(cpu_online_mask),
+					  alloc_batch, b), 0);
+	for (i = 0; i < b->n; i++)
+		KUNIT_EXPECT_EQ(test, folio_order(virt_to_folio(b->objs[i])),
+				i < young ? s->min_order : s->order);
+	KUNIT_EXPECT_EQ(test, slqb_new_order(s), s->order);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpumask_first(cpu_online_mask),
+					  free_batch, b), 0);
+	kmem_cache_shrink(s);
+	expect_no_slabs(test, s);
+	kmem_cache_destroy(s);
+}
+
 static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_lifo_reuse),
 	KUNIT_CASE(slqb_test_flush_watermark),
@@ -1317,6 +1356,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_idle_owner),
 	KUNIT_CASE(slqb_test_dead_cpu_pages),
 	KUNIT_CASE(slqb_test_trim_bound),
+	KUNIT_CASE(slqb_test_busy_order),
 	{}
 };
 

@@ -415,19 +415,25 @@ static bool slab_page_pfmemalloc(struct kmem_cache *s, struct folio *folio,
  * caller gives it an owner. Called with interrupts as the caller of the
  * allocator had them, so it may sleep if @flags allow.
  *
- * The cache's preferred order is only tried from what is free: it is an
- * optimisation (fewer trips to the page allocator per object), so it
- * must not reclaim (nor wake kswapd), warn or dip into reserves. When it
- * cannot be had the minimum order, the smallest that holds one object,
- * is asked for with the caller's own flags.
+ * The cache's preferred order, once it is busy, is only tried from what
+ * is free: it is an optimisation (fewer trips to the page allocator per
+ * object), so it must not reclaim (nor wake kswapd), warn or dip into
+ * reserves. When it cannot be had the minimum order, the smallest that
+ * holds one object, is asked for with the caller's own flags.
  */
 static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 {
 	unsigned int order = s->order, objects = s->objects;
+	bool young = order > s->min_order && !slqb_cache_busy(s);
 	struct folio *folio = NULL;
 	struct slab *slab;
 	void *start, *p, *next;
 	unsigned int i, pos;
+
+	if (young) {
+		order = s->min_order;
+		objects = s->min_objects;
+	}
 
 	if (unlikely(flags & GFP_SLAB_BUG_MASK))
 		flags = kmalloc_fix_flags(flags);
@@ -450,6 +456,10 @@ static struct slab *new_slab(struct kmem_cache *s, gfp_t flags, int node)
 		folio = (struct folio *)alloc_pages_node(node, flags, order);
 	if (unlikely(!folio))
 		return NULL;
+	if (young) {
+		/* Racy: a lost update only delays the change of order. */
+		WRITE_ONCE(s->grown, data_race(s->grown) + objects);
+	}
 
 	slab = folio_slab(folio);
 	__folio_set_slab(folio);
@@ -2183,8 +2193,8 @@ static int slqb_order_for(unsigned int size, unsigned int objects)
  * costly, and so on: a trip to the page allocator then serves several
  * allocations rather than one or two (measured natively, N allocations
  * of 2 KiB and 4 KiB cost a fifth less with 8 to a slab than with 4).
- * new_slab() falls back to the minimum order when memory is too
- * fragmented for the preferred one.
+ * A cache uses it once it is busy (SLQB_BUSY_SLABS), and new_slab() falls
+ * back to the minimum order when memory is too fragmented for it.
  */
 #define SLQB_LARGE_OBJECTS	8
 
@@ -2527,8 +2537,8 @@ void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 	sinfo->limit = s->hiwater;
 	sinfo->batchcount = s->freebatch;
 	sinfo->shared = 0;
-	sinfo->objects_per_slab = s->objects;
-	sinfo->cache_order = s->order;
+	sinfo->objects_per_slab = slqb_new_objects(s);
+	sinfo->cache_order = slqb_new_order(s);
 }
 
 void slabinfo_show_stats(struct seq_file *m, struct kmem_cache *s)

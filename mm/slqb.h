@@ -13,6 +13,35 @@
 /* The largest per-CPU queue a tunable may ask for, in objects. */
 #define SLQB_MAX_HIWATER	65536
 
+/*
+ * A cache whose preferred order is above its minimum makes slabs of the
+ * minimum order until it has needed as many objects as SLQB_BUSY_SLABS
+ * slabs of the preferred order hold. Most caches of large objects hold a
+ * handful of them for good (a driver's, a file system's on a machine
+ * without one), and a preferred slab on each CPU that touches them would
+ * cost more than they hold; a busy one (kmalloc-4k under network load,
+ * task_struct under fork) soon passes the mark, and from then on a trip
+ * to the page allocator serves several of its objects.
+ */
+#define SLQB_BUSY_SLABS		4
+
+static inline bool slqb_cache_busy(const struct kmem_cache *s)
+{
+	return READ_ONCE(s->grown) >= SLQB_BUSY_SLABS * s->objects;
+}
+
+/* The order of the slabs @s makes now (slabinfo and sysfs show it). */
+static inline unsigned int slqb_new_order(const struct kmem_cache *s)
+{
+	return slqb_cache_busy(s) ? s->order : s->min_order;
+}
+
+/* Objects in a slab of the order @s makes now. */
+static inline unsigned int slqb_new_objects(const struct kmem_cache *s)
+{
+	return slqb_cache_busy(s) ? s->objects : s->min_objects;
+}
+
 int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch);
 unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
 			       unsigned long *nr_objects);

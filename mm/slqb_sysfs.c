@@ -65,8 +65,8 @@ SLQB_ATTR_RO(_name)
 SLQB_SHOW_UINT(object_size, s->object_size);
 SLQB_SHOW_UINT(slab_size, s->size);
 SLQB_SHOW_UINT(align, s->align);
-SLQB_SHOW_UINT(objs_per_slab, s->objects);
-SLQB_SHOW_UINT(order, s->order);
+SLQB_SHOW_UINT(objs_per_slab, slqb_new_objects(s));
+SLQB_SHOW_UINT(order, slqb_new_order(s));
 SLQB_SHOW_UINT(aliases, s->refcount > 0 ? s->refcount - 1 : 0);
 SLQB_SHOW_UINT(reclaim_account, !!(s->flags & SLAB_RECLAIM_ACCOUNT));
 SLQB_SHOW_UINT(hwcache_align, !!(s->flags & SLAB_HWCACHE_ALIGN));
