@@ -15,6 +15,7 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
@@ -1332,6 +1333,147 @@ static void slqb_test_busy_order(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+#ifdef CONFIG_MEMCG_KMEM
+/*
+ * The memory cgroup of the task that loaded the suite (the guest's kunit
+ * test loads it from a child cgroup), or NULL in the root one, which is
+ * never charged.
+ */
+static struct mem_cgroup *suite_memcg;
+
+static int slqb_suite_init(struct kunit_suite *suite)
+{
+	struct mem_cgroup *memcg = get_mem_cgroup_from_mm(current->mm);
+
+	/* The root has no parent (root_mem_cgroup is not exported). */
+	if (memcg && !memcg->css.parent) {
+		css_put(&memcg->css);
+		memcg = NULL;
+	}
+	suite_memcg = memcg;
+	return 0;
+}
+
+static void slqb_suite_exit(struct kunit_suite *suite)
+{
+	if (suite_memcg)
+		css_put(&suite_memcg->css);
+	suite_memcg = NULL;
+}
+
+static long alloc_batch_charged(void *arg)
+{
+	struct mem_cgroup *old = set_active_memcg(suite_memcg);
+	long ret = alloc_batch(arg);
+
+	set_active_memcg(old);
+	return ret;
+}
+
+/* Objects of @b whose slab still records a cgroup for them, and how many. */
+struct batch_charges {
+	struct batch *b;
+	struct obj_cgroup *objcg;	/* the cgroup they must record */
+	int charged;			/* objects recording @objcg */
+	int other;			/* objects recording another one */
+	int seen;			/* objects whose page is still a slab */
+};
+
+/*
+ * Read on the CPU that owns the batch's pages, interrupts off: only it
+ * frees them, so a page read here is not given back under the reader.
+ */
+static long read_charges(void *arg)
+{
+	struct batch_charges *bc = arg;
+	struct kmem_cache *s = bc->b->s;
+	int i;
+
+	bc->charged = bc->other = bc->seen = 0;
+	local_irq_disable();
+	for (i = 0; i < bc->b->n; i++) {
+		struct slab *slab = virt_to_slab(bc->b->objs[i]);
+		struct obj_cgroup *objcg;
+
+		if (!slab || !slab_of(s, slab) || !slab_objcgs(slab))
+			continue;
+		bc->seen++;
+		objcg = slab_objcgs(slab)[obj_to_index(s, slab,
+						       bc->b->objs[i])];
+		if (objcg == bc->objcg)
+			bc->charged++;
+		else if (objcg)
+			bc->other++;
+	}
+	local_irq_enable();
+	return 0;
+}
+
+static unsigned long memcg_pages(void)
+{
+	return page_counter_read(&suite_memcg->memory);
+}
+
+/*
+ * Objects of a SLAB_ACCOUNT cache are charged to the allocating cgroup
+ * when allocated and uncharged when freed: by the freeing CPU at the
+ * free, whether the object then waits on that CPU's freelist or, freed
+ * on another CPU, on its rlist or its owner's remote_free queue. Exact
+ * per object (the slab's cgroup vector); in pages, the cgroup's counter
+ * rises and falls by the batch's size within the charge batching's
+ * slack (MEMCG_CHARGE_BATCH pages a CPU).
+ */
+static void slqb_test_memcg(struct kunit *test)
+{
+	struct batch_charges bc = {};
+	unsigned long before, slack, want;
+	struct kmem_cache *s;
+	struct batch *b;
+	int a, r;
+
+	if (!suite_memcg)
+		kunit_skip(test, "loaded from the root memory cgroup");
+	if (!memcg_kmem_enabled())
+		kunit_skip(test, "kernel memory accounting is off");
+	s = test_cache(test, "slqb_test_memcg", SLAB_ACCOUNT, NULL);
+	a = cpumask_first(cpu_online_mask);
+	r = cpumask_next(a, cpu_online_mask);
+	/* Leave some on a queue: not a whole number of batches. */
+	b = new_batch(test, s, 32768 + s->freebatch / 2);
+	slack = (MEMCG_CHARGE_BATCH + 1) * num_online_cpus();
+	want = b->n * s->size / PAGE_SIZE;
+	rcu_read_lock();
+	bc.objcg = rcu_dereference(suite_memcg->objcg);
+	rcu_read_unlock();
+	bc.b = b;
+
+	before = memcg_pages();
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch_charged, b), 0);
+	KUNIT_EXPECT_GE(test, memcg_pages() + slack, before + want);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, read_charges, &bc), 0);
+	KUNIT_EXPECT_EQ(test, bc.seen, b->n);
+	KUNIT_EXPECT_EQ(test, bc.charged, b->n);
+
+	/* Freed on another CPU when there is one: the rlist's way. */
+	KUNIT_ASSERT_EQ(test, work_on_cpu(r < nr_cpu_ids ? r : a,
+					  free_batch, b), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, read_charges, &bc), 0);
+	KUNIT_EXPECT_GT(test, bc.seen, 0);
+	KUNIT_EXPECT_EQ(test, bc.charged, 0);
+	KUNIT_EXPECT_EQ(test, bc.other, 0);
+	KUNIT_EXPECT_LE(test, memcg_pages(), before + slack);
+
+	kmem_cache_shrink(s);
+	expect_no_slabs(test, s);
+	kmem_cache_destroy(s);
+}
+#else
+static void slqb_test_memcg(struct kunit *test)
+{
+	kunit_skip(test, "no CONFIG_MEMCG_KMEM");
+}
+#endif
+
 static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_lifo_reuse),
 	KUNIT_CASE(slqb_test_flush_watermark),
@@ -1357,11 +1499,16 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_dead_cpu_pages),
 	KUNIT_CASE(slqb_test_trim_bound),
 	KUNIT_CASE(slqb_test_busy_order),
+	KUNIT_CASE(slqb_test_memcg),
 	{}
 };
 
 static struct kunit_suite slqb_test_suite = {
 	.name = "slqb",
+#ifdef CONFIG_MEMCG_KMEM
+	.suite_init = slqb_suite_init,
+	.suite_exit = slqb_suite_exit,
+#endif
 	.test_cases = slqb_test_cases,
 };
 

@@ -114,6 +114,17 @@ kunit_known() {
 	fi
 }
 
+# memcg_child NAME: a child memory cgroup of the cgroup2 root (mounted
+# here when it is not), its folder on stdout; fails without one.
+memcg_child() {
+	local root=/sys/fs/cgroup
+	grep -q "^cgroup2 $root " /proc/mounts ||
+		mount -t cgroup2 none "$root" 2>/dev/null || return 1
+	grep -qw memory "$root/cgroup.controllers" || return 1
+	echo +memory > "$root/cgroup.subtree_control" || return 1
+	mkdir -p "$root/$1" && echo "$root/$1"
+}
+
 # kunit_run MODULE: load a KUnit test module and report every case of its
 # KTAP output. The cases named in harness.kunit_known=MOD:CASE@FILE:LINE[,...]
 # fail on SLUB too (stock 6.1.192) at FILE:LINE: their failure passes, saying
@@ -126,13 +137,19 @@ kunit_known() {
 # announces must show up: it fails when the ring buffer lost some (give
 # log_buf_len= then).
 kunit_run() {
-	local mod=$1 ko st name line cases planned known skips
+	local mod=$1 ko st name line cases planned known skips cg
 	known=,$(cmdline_arg harness.kunit_known),
 	skips=,$(cmdline_arg harness.kunit_skip),
 	ko=$(find /lib/modules -name "$mod.ko" | head -n 1)
 	[ -n "$ko" ] || { fail "$mod" "module $mod.ko not in the initramfs"; return; }
 	dmesg -c > /dev/null
-	insmod "$ko" || fail "$mod" "insmod $mod failed"
+	# From a child memory cgroup, for the cases that need a cgroup to
+	# charge (slqb_test_memcg); in the root one if there is none.
+	cg=$(memcg_child kunit) || cg=
+	# shellcheck disable=SC2016
+	sh -c '[ -z "$1" ] || echo $$ > "$1/cgroup.procs"; exec insmod "$2"' \
+		sh "$cg" "$ko" || fail "$mod" "insmod $mod failed"
+	[ -z "$cg" ] || rmdir "$cg" 2>/dev/null || true
 	# The KTAP lines, without timestamps; a case's line is indented, its
 	# suite's is not (and only sums up the cases, so it is not reported).
 	dmesg | sed -n 's/^\[[^]]*\] //p' > /tmp/ktap
