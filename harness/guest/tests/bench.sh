@@ -10,7 +10,9 @@
 # slqb-benchtool is built by run.sh (harness/bench/benchtool.c) into
 # build/bench/bin, which it puts on PATH.
 # needs-module: harness/bench/slab_bench
-# expect-taint: O
+# Only the micro part loads the module (a failed insmod fails it there), so
+# its taint is allowed, not expected: harness.bench=mem boots pass too.
+# allow-taint: O
 # needs-prog: hackbench slqb-benchtool
 # timeout: 1200
 . /harness/lib.sh
