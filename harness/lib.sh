@@ -52,7 +52,7 @@ kmake_tree() {
 	shift 2
 	make -C "$tree" O="$out" ARCH=x86_64 CC="$KCC" HOSTCC="$KCC" "$@"
 }
-CONFIGS=$HARNESS/configs
+CONFIGS=$HARNESS/build/configs
 OUTS=$BUILD/out				# one O= folder per build name
 LOGS=$BUILD/logs
 ALLOCS="slqb slub slab"			# allocators a build can select
@@ -69,7 +69,7 @@ build_dir() { echo "$OUTS/$1"; }
 
 # The allocator to use when none is named: slqb once the tree has it, else slub.
 default_alloc() {
-	with_build_lock "$HARNESS/compose.sh"
+	with_build_lock "$HARNESS/build/compose.sh"
 	if grep -q '^config SLQB' "$SRC/mm/Kconfig"; then echo slqb
 	else note "SLQB is not in the tree yet: using SLUB"; echo slub; fi
 }

@@ -2,18 +2,18 @@
 # make bench: SLQB, SLUB and SLAB side by side, from one composed tree.
 #   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-f FLAVOUR] [-p PARTS] [-b] [-o DIR]
 #   -r ROUNDS    boots per kernel, interleaved: A B C, B C A, C A B, ... (default 3)
-#   -t TOPOLOGY  a line of harness/topologies (default numa2)
+#   -t TOPOLOGY  a line of harness/boot/topologies (default numa2)
 #   -q           quick: short runs in the guest (module N=5000, 1 s macro runs)
 #   -a ALLOCS    the kernels (default "slqb slub slab"; the ratios are to slub)
-#   -f FLAVOUR   the builds used are ALLOC-FLAVOUR (default bench: configs/
+#   -f FLAVOUR   the builds used are ALLOC-FLAVOUR (default bench: harness/build/configs/
 #                bench.config turns the allocators' statistics off); -f '' uses
 #                the plain builds (build/out/ALLOC)
 #   -p PARTS     what the guest runs: mem,micro,macro (default all)
-#   -b           run harness/build.sh on every kernel first (incremental);
+#   -b           run harness/build/build.sh on every kernel first (incremental);
 #                without it only a kernel not built yet is built
 #   -o DIR       write the results to DIR (default build/bench/TIME, with
 #                build/bench/latest pointing there; -o leaves latest alone)
-# Kernels are build/out/ALLOC-FLAVOUR (built by harness/build.sh under the build lock
+# Kernels are build/out/ALLOC-FLAVOUR (built by harness/build/build.sh under the build lock
 # when missing). Their merged configs are diffed: only the allocator and what
 # Kconfig derives from it may differ, else the run stops. Each boot runs the
 # guest test 'bench' (harness/guest/tests/bench.sh). Results go to
@@ -49,9 +49,9 @@ for a in "${names[@]}"; do
 	k=$a${flavour:+-$flavour}
 	kernels+=("$k")
 	if [ -n "$rebuild" ] || [ ! -f "$(build_dir "$k")/arch/x86/boot/bzImage" ]; then
-		note "building $k (harness/build.sh $a $flavour; log build/logs/build-$k.log)"
+		note "building $k (harness/build/build.sh $a $flavour; log build/logs/build-$k.log)"
 		# shellcheck disable=SC2086 # no flavour: no argument
-		"$HARNESS/build.sh" "$a" $flavour
+		"$HARNESS/build/build.sh" "$a" $flavour
 	fi
 done
 
@@ -72,7 +72,7 @@ mkdir -p "$BUILD/bench/bin"
 gcc -O2 -Wall -o "$BUILD/bench/bin/slqb-benchtool" "$HARNESS/bench/benchtool.c"
 export PATH=$BUILD/bench/bin:$PATH
 for k in "${kernels[@]}"; do
-	"$HARNESS/bench/build-module.sh" "$k" "$HARNESS/bench/slab_bench" > /dev/null
+	"$HARNESS/modules/build.sh" "$k" "$HARNESS/modules/slab_bench" > /dev/null
 done
 
 {
@@ -80,7 +80,7 @@ done
 	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -f '$flavour' -p $parts"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 	echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the host makes the results noisier)"
-	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
+	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/boot/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
 	for a in "${kernels[@]}"; do
 		echo "kernel $a: Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$a")/.config" | sed 's/^CONFIG_//' | xargs)"
 	done
@@ -102,7 +102,7 @@ for ((r = 1; r <= rounds; r++)); do
 		b=$(date +%s)
 		printf '[%d/%d] round %d/%d: %s on %s ... ' "$nboot" "$total" "$r" "$rounds" "$k" "$topo" >&2
 		log=$res/logs/r$r-$a.log
-		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a "$HARNESS/qemu.sh" "$k" "$topo" bench "${args[@]}" \
+		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a "$HARNESS/boot/qemu.sh" "$k" "$topo" bench "${args[@]}" \
 			> "$res/logs/r$r-$a.out" 2>&1; then
 			verdict=PASS
 		else

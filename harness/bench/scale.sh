@@ -8,14 +8,14 @@
 # (fanin: one consumer, many producers).
 #   scale.sh [-a ALLOCS] [-t TOPOLOGIES] [-f FLAVOUR] [-o DIR]
 #   -a ALLOCS      the allocators (default "slqb slub slab")
-#   -t TOPOLOGIES  lines of harness/topologies, smallest first (default
+#   -t TOPOLOGIES  lines of harness/boot/topologies, smallest first (default
 #                  "smp4 numa2 numa4 smp8 numa2-8 numa4-16 numa4-16m numa8-32
 #                  numa8-64")
 #   -f FLAVOUR     the builds used are ALLOC-FLAVOUR (default none: the plain
 #                  builds, whose statistics the counts need)
 #   -o DIR         the results' folder (default build/scale/TIME, with
 #                  build/scale/latest pointing there)
-# A kernel not built yet is built (harness/build.sh), unless NOBUILD=1, which
+# A kernel not built yet is built (harness/build/build.sh), unless NOBUILD=1, which
 # skips it. A topology with more CPUs than the kernel's CONFIG_NR_CPUS, or
 # more nodes than its CONFIG_NODES_SHIFT allows, is skipped, saying so.
 # Each boot runs the guest test 'scale' (harness/guest/tests/scale.sh) with
@@ -45,13 +45,13 @@ done
 
 # topo_field TOPOLOGY KEY: KEY's value in the topology's last field.
 topo_field() {
-	grep -E "^$1 +\|" "$HARNESS/topologies" | awk -F'|' '{ print $NF }' | tr ' ' '\n' | sed -n "s/^$2=//p"
+	grep -E "^$1 +\|" "$HARNESS/boot/topologies" | awk -F'|' '{ print $NF }' | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 # config_value BUILD SYMBOL: the value of CONFIG_SYMBOL in the build's .config.
 config_value() { sed -n "s/^CONFIG_$2=//p" "$(build_dir "$1")/.config"; }
 
 for t in $topos; do
-	[ -n "$(topo_field "$t" cpus)" ] || die "unknown topology '$t' (harness/topologies)"
+	[ -n "$(topo_field "$t" cpus)" ] || die "unknown topology '$t' (harness/boot/topologies)"
 done
 
 [ -n "$res" ] || res=$(new_run_dir scale)
@@ -63,12 +63,12 @@ for a in $allocs; do
 	k=$a${flavour:+-$flavour}
 	if [ ! -f "$(build_dir "$k")/arch/x86/boot/bzImage" ]; then
 		if [ -n "${NOBUILD:-}" ]; then
-			echo "skip $k: not built (NOBUILD=1; harness/build.sh $a${flavour:+ $flavour})" | tee -a "$res/skipped.txt" >&2
+			echo "skip $k: not built (NOBUILD=1; harness/build/build.sh $a${flavour:+ $flavour})" | tee -a "$res/skipped.txt" >&2
 			continue
 		fi
-		note "building $k (harness/build.sh $a $flavour; log build/logs/build-$k.log)"
+		note "building $k (harness/build/build.sh $a $flavour; log build/logs/build-$k.log)"
 		# shellcheck disable=SC2086 # no flavour: no argument
-		"$HARNESS/build.sh" "$a" $flavour
+		"$HARNESS/build/build.sh" "$a" $flavour
 	fi
 	kernels+=("$k")
 done
@@ -79,7 +79,7 @@ done
 	echo "command: $command"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 	echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
+	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/boot/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
 	for k in "${kernels[@]}"; do
 		echo "kernel $k: Linux $(cat "$(build_dir "$k")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$k")/arch/x86/boot/bzImage" | cut -d. -f1), NR_CPUS=$(config_value "$k" NR_CPUS) NODES_SHIFT=$(config_value "$k" NODES_SHIFT), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$k")/.config" | sed 's/^CONFIG_//' | xargs)"
 	done
@@ -111,7 +111,7 @@ for t in $topos; do
 		printf '[%d] %s on %s (%d CPUs, %d nodes) ... ' "$nboot" "$k" "$t" "$cpus" "$nodes" >&2
 		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=$t-$a SLQB_TIMEOUT=${SLQB_TIMEOUT:-$((300 + 30 * cpus))} \
 			SLQB_BOOT_TIMEOUT=${SLQB_BOOT_TIMEOUT:-$((120 + 5 * cpus))} \
-			"$HARNESS/qemu.sh" "$k" "$t" scale ${args[@]+"${args[@]}"} > "$res/logs/$t-$a.out" 2>&1; then
+			"$HARNESS/boot/qemu.sh" "$k" "$t" scale ${args[@]+"${args[@]}"} > "$res/logs/$t-$a.out" 2>&1; then
 			verdict=PASS
 		else
 			verdict="FAIL ($(grep '^result:' "$res/logs/$t-$a.out" | sed 's/^result: //'))"

@@ -20,7 +20,7 @@
 # Build: build/linux is composed (compose.sh) and copied with hard links to build/linux-um (re-made each
 # time, under the build lock, as the composed tree can change), where
 # mm/Makefile is REPLACED (never edited: hard links) by one that also builds
-# mm/slab_bench.c, a copy of harness/bench/slab_bench/slab_bench.c. The
+# mm/slab_bench.c, a copy of harness/modules/slab_bench/slab_bench.c. The
 # kernels are built with ccache into build/out/um-ALLOC from tinyconfig +
 # harness/bench/uml.config + CONFIG_ALLOC=y; their merged configs are diffed
 # and must differ in allocator symbols only.
@@ -56,7 +56,7 @@ done
 
 UMLSRC=$BUILD/linux-um
 FRAG=$HARNESS/bench/uml.config
-BENCHSRC=$HARNESS/bench/slab_bench/slab_bench.c
+BENCHSRC=$HARNESS/modules/slab_bench/slab_bench.c
 kmake() {
 	local out=$1; shift
 	kmake_tree "$UMLSRC" "$out" ARCH=um SUBARCH=x86_64 "$@"	# the last ARCH= wins
@@ -65,7 +65,7 @@ kmake() {
 # The composed tree, hard-linked, plus slab_bench built into mm/. Run under
 # this clone's build lock (compose.sh rewrites build/linux under it).
 make_tree() {
-	"$HARNESS/compose.sh"	# as build.sh: the series and new files as they are now
+	"$HARNESS/build/compose.sh"	# as build.sh: the series and new files as they are now
 	rm -rf "$UMLSRC.new"
 	cp -al "$SRC" "$UMLSRC.new"
 	rm "$UMLSRC.new/mm/Makefile"
@@ -95,7 +95,7 @@ build_one() {
 			"$UMLSRC/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$FRAG" "$out/alloc.config" &&
 			kmake "$out" olddefconfig
 		} >> "$log" 2>&1 || { tail -30 "$log" >&2; die "configuring um-$a failed (log: $log)"; }
-		"$HARNESS/verify-config.sh" "$out/.config" "$a" "$FRAG" "$out/alloc.config" 2>&1 | tee -a "$log" >&2
+		"$HARNESS/build/verify-config.sh" "$out/.config" "$a" "$FRAG" "$out/alloc.config" 2>&1 | tee -a "$log" >&2
 		[ "${PIPESTATUS[0]}" = 0 ] || die "config of um-$a is not what the fragments ask for (log: $log)"
 		echo "$stamp" > "$out/.config-stamp"
 	fi

@@ -1,6 +1,6 @@
 # Smoke of the benchmarks (make check): the slab_bench module loads, runs a
 # quick round of two of its groups and prints its @@BENCH lines.
-# needs-module: harness/bench/slab_bench
+# needs-module: harness/modules/slab_bench
 # expect-taint: O
 # timeout: 240
 . /harness/lib.sh

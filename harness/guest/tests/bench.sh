@@ -9,7 +9,7 @@
 # (the parts, default all), harness.only=GROUP,... (the module's groups).
 # slqb-benchtool is built by run.sh (harness/bench/benchtool.c) into
 # build/bench/bin, which it puts on PATH.
-# needs-module: harness/bench/slab_bench
+# needs-module: harness/modules/slab_bench
 # Only the micro part loads the module (a failed insmod fails it there), so
 # its taint is allowed, not expected: harness.bench=mem boots pass too.
 # allow-taint: O

@@ -40,7 +40,7 @@
 # other-report (an allocator report of another kind), or none; child= the
 # child's exit status (or "hung" when it had not ended after 60 s; the test
 # then goes on). alive=yes: this shell goes on and can still start programs
-# that allocate. harness/lkdtm-compare.sh boots this on both allocators and
+# that allocate. harness/check/lkdtm-compare.sh boots this on both allocators and
 # compares.
 #
 # harness.lkdtm_types=T1,T2,... runs only these (default: all, least

@@ -2,7 +2,7 @@
 # says): where does test_maple_tree spend its time on the debug kernel?
 # It loads the module in the background and every 5 minutes prints the
 # maple_node cache, MemFree and Slab, and every CPU's stack (sysrq l).
-#   SLQB_TIMEOUT=5700 harness/qemu.sh slqb-debug numa2 maple-probe \
+#   SLQB_TIMEOUT=5700 harness/boot/qemu.sh slqb-debug numa2 maple-probe \
 #	init_on_alloc=1 init_on_free=1
 # Read the log (build/logs/slqb-debug-numa2-maple-probe.log) by hand:
 # sysrq's backtraces would trip the log judge, so every line is allowed.

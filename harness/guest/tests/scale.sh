@@ -30,7 +30,7 @@
 # Lines: @@BENCH metric=... value=... unit=... better=lower (as bench.sh).
 # Kernel arguments: harness.nobj=N (work: objects per size and CPU, 2000),
 # harness.qobj=N (fanout/fanin: objects, 20000).
-# needs-module: harness/bench/slab_scale
+# needs-module: harness/modules/slab_scale
 # expect-taint: O
 # timeout: 900
 . /harness/lib.sh

@@ -19,7 +19,7 @@
 # fails: own-fail makes slab_soak's kthreads failslab targets, stress-ng
 # kills a stressor with SIGSEGV (as soon as there is one), hackbench gives its worker a limit of 8
 # open files, http stops httpd, kmsg kills the /dev/kmsg reader).
-# Beside them, the module slab_soak (harness/soak/slab_soak) churns caches of
+# Beside them, the module slab_soak (harness/modules/slab_soak) churns caches of
 # its own, handing objects from thread to thread, so across CPUs and nodes;
 # at the end every object must be back: its caches, shrunk, hold no object
 # and no slab in /proc/slabinfo, no object was found overwritten, and no
@@ -36,7 +36,7 @@
 #   http= churn= hotplug= drops= shrinks= failslab= oom_kills= reports=
 #   own_allocs= own_cross_cpu= slab_before= slab_after= slab_pct=
 # needs-prog: stress-ng hackbench
-# needs-module: harness/soak/slab_soak
+# needs-module: harness/modules/slab_soak
 # expect-taint: O
 # timeout: 1200
 # boot-timeout: 180
