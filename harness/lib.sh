@@ -67,6 +67,22 @@ list() { local l="$*"; echo "${l// /, }"; }
 # The output folder of a build name such as slub or slab-debug-up.
 build_dir() { echo "$OUTS/$1"; }
 
+# Each line on stdin without its leading and trailing spaces (the fields of
+# tests.list and topologies).
+trim() { sed 's/^ *//; s/ *$//'; }
+
+# --- topologies (boot/topologies: name | kernel | QEMU arguments | ...) ---
+TOPOLOGIES=$HARNESS/boot/topologies
+# topology_kinds: 'NAME KIND' a line, in the file's order; KIND is the
+# kernel the topology needs, up or smp.
+topology_kinds() {
+	grep -vE '^#|^ *$' "$TOPOLOGIES" | awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2); print $1, $2 }'
+}
+# topology_names: the topologies' names, as words.
+topology_names() { topology_kinds | cut -d' ' -f1 | xargs; }
+# topology_line NAME: the topology's line; fails if there is none.
+topology_line() { grep -E "^$1 +\|" "$TOPOLOGIES"; }
+
 # The allocator to use when none is named: slqb once the tree has it, else slub.
 default_alloc() {
 	with_build_lock "$HARNESS/build/compose.sh"

@@ -45,7 +45,7 @@ done
 
 # topo_field TOPOLOGY KEY: KEY's value in the topology's last field.
 topo_field() {
-	grep -E "^$1 +\|" "$HARNESS/boot/topologies" | awk -F'|' '{ print $NF }' | tr ' ' '\n' | sed -n "s/^$2=//p"
+	topology_line "$1" | awk -F'|' '{ print $NF }' | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 # config_value BUILD SYMBOL: the value of CONFIG_SYMBOL in the build's .config.
 config_value() { sed -n "s/^CONFIG_$2=//p" "$(build_dir "$1")/.config"; }

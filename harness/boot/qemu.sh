@@ -44,11 +44,11 @@ usage="usage: qemu.sh [-i] [-v] BUILD TOPOLOGY TEST [KERNEL-ARG...]"
 [ $# -ge 3 ] || die "$usage"
 build=$1 topo=$2 test=$3; shift 3
 
-topologies=$(grep -vE '^#|^$' "$HARNESS/boot/topologies" | cut -d'|' -f1 | tr -d ' ' | xargs)
+topologies=$(topology_names)
 tests=$(cd "$HARNESS/guest/tests" && ls -- *.sh | sed 's/\.sh$//' | xargs)
 builds=$( (cd "$OUTS" 2>/dev/null && ls -d -- */arch/x86/boot/bzImage) 2>/dev/null | cut -d/ -f1 | xargs)
 
-line=$(grep -E "^$topo +\|" "$HARNESS/boot/topologies" || true)
+line=$(topology_line "$topo" || true)
 [ -n "$line" ] || die "unknown topology '$topo' (valid: $(list "$topologies"))"
 script=$HARNESS/guest/tests/$test.sh
 [ -f "$script" ] || die "unknown guest test '$test' (valid: $(list "$tests"))"
@@ -57,7 +57,6 @@ kernel=$out/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel built as '$build' (built: $(list "${builds:-none}"); build one with harness/build/build.sh ALLOC [FLAVOUR...])"
 "$HARNESS/check-tools.sh" boot
 
-trim() { sed 's/^ *//; s/ *$//'; }
 IFS='|' read -r _ kind qemu_args kernel_args expect <<<"$line"
 kind=$(echo "$kind" | trim) expect=$(echo "$expect" | trim)
 if grep -q '^CONFIG_SMP=y' "$out/.config"; then smp=smp; else smp=up; fi

@@ -26,7 +26,6 @@ ln -sfn "${results##*/}" "$LOGS/check/latest"
 export SLQB_LOGS=$results		# qemu.sh keeps the serial logs there
 start=$(date +%s)
 
-trim() { sed 's/^ *//; s/ *$//'; }
 # shellcheck disable=SC2053 # the globs are globs
 selected() { local g; for g in "${globs[@]}"; do [[ $1 == $g ]] && return 0; done; return 1; }
 

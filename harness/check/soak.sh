@@ -19,7 +19,7 @@ else
 	secs=${SECS:-600} topos=${TOPOS:-up smp4 numa2 numa4 fakenuma}
 fi
 [[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 10 ] || die "SECS must be a number of seconds, at least 10 (got '$secs')"
-valid=$(grep -vE '^#|^$' "$HARNESS/boot/topologies" | cut -d'|' -f1 | tr -d ' ' | xargs)
+valid=$(topology_names)
 for t in $topos; do
 	[[ " $valid " == *" $t "* ]] || die "unknown topology '$t' (valid: $(list "$valid"))"
 done
