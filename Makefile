@@ -11,6 +11,7 @@
 #                                   kernels (slub, slub-up, slab, slab-up, bench) and SLUB's
 #                                   reference boots, DEBUG=1 the tests on debug kernels, LONG=1 those that
 #                                   take over an hour
+#   make check LIST=1 [TESTS=...]   only list the tests, with their fields (nothing built)
 #   make lint                       shellcheck the harness
 #   make series                     the git format-patch mails, git am and checkpatch checks
 #   make bisect                     build every prefix of the series (long)
@@ -36,6 +37,7 @@ TESTS ?=
 FULL ?=
 DEBUG ?=
 LONG ?=
+LIST ?=
 ROUNDS ?= 3
 TOPO ?= numa2
 QUICK ?=
@@ -62,8 +64,10 @@ shell:
 	harness/boot/run.sh -i $(ALLOC) $(if $(ALLOC),$(FLAVOUR))
 # A full check also exports the series and checks it (git am, checkpatch,
 # kernel-doc) before booting the tests; the tests' summary stays the last line.
+# LIST=1 only lists the tests (check.sh --list).
 check:
-	@rc=0; if [ -z "$(TESTS)" ]; then harness/dev/series.sh --check || rc=1; fi; \
+	@if [ -n "$(LIST)" ]; then exec harness/check/check.sh --list $(TESTS); fi; \
+	rc=0; if [ -z "$(TESTS)" ]; then harness/dev/series.sh --check || rc=1; fi; \
 	CHECK_FULL=$(FULL) CHECK_DEBUG=$(DEBUG) CHECK_LONG=$(LONG) harness/check/check.sh $(TESTS) || rc=1; \
 	if [ $$rc != 0 ]; then echo "make check: FAILED (see above: series checks or tests)"; fi; exit $$rc
 lint:

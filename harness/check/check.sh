@@ -1,5 +1,8 @@
 #!/bin/bash
 # Run the tests of tests.list: check.sh [GLOB...]   (default: all)
+#   check.sh --list [GLOB...]  (make check LIST=1 [TESTS=...]) only prints
+#   the tests, a line each with its fields as check.sh reads them,
+#   name|needs|build|topology|test|expect|args: nothing is built or booted.
 # Levels: by default the tests on the slqb, slqb-up and slqb-debug kernels
 # (three builds); CHECK_FULL=1 (make check FULL=1) adds the tests that need
 # 'full' (the other kernels, SLUB's reference boots); CHECK_DEBUG=1 (make check DEBUG=1) those that
@@ -18,26 +21,33 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
+list_only=
+if [ "${1:-}" = --list ]; then list_only=1; shift; fi
 globs=("$@") named=${1:-}
 [ ${#globs[@]} -gt 0 ] || globs=('*')
+
+# shellcheck disable=SC2053 # the globs are globs
+selected() { local g; for g in "${globs[@]}"; do [[ $1 == $g ]] && return 0; done; return 1; }
+
+# registry: the tests of tests.list, a line each, its seven fields
+# trimmed: name|needs|build|topology|test|expect|args.
+registry() {
+	awk -F'|' -v OFS='|' '{ for (i = 1; i <= 7; i++) gsub(/^ +| +$/, "", $i) }
+		$1 != "" && $1 !~ /^#/ { print }' "$HARNESS/check/tests.list"
+}
+all=$(registry)
+tests=()
+while read -r t; do
+	if selected "${t%%|*}"; then tests+=("$t"); fi
+done <<<"$all"
+[ ${#tests[@]} -gt 0 ] || die "no test matches '${globs[*]}' (tests: $(list "$(cut -d'|' -f1 <<<"$all" | xargs)"))"
+if [ -n "$list_only" ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
+
 results=$LOGS/check/$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$results"
 ln -sfn "${results##*/}" "$LOGS/check/latest"
 export SLQB_LOGS=$results		# qemu.sh keeps the serial logs there
 start=$(date +%s)
-
-# shellcheck disable=SC2053 # the globs are globs
-selected() { local g; for g in "${globs[@]}"; do [[ $1 == $g ]] && return 0; done; return 1; }
-
-# name|needs|build|topology|test|expect|args, trimmed
-tests=()
-while IFS='|' read -r name needs build topo test expect args; do
-	name=$(echo "$name" | trim)
-	case "$name" in ''|'#'*) continue ;; esac
-	selected "$name" || continue
-	tests+=("$name|$(echo "$needs" | trim)|$(echo "$build" | trim)|$(echo "$topo" | trim)|$(echo "$test" | trim)|$(echo "$expect" | trim)|$(echo "$args" | trim)")
-done < "$HARNESS/check/tests.list"
-[ ${#tests[@]} -gt 0 ] || die "no test matches '${globs[*]}' (tests: $(list "$(grep -vE '^#|^ *$' "$HARNESS/check/tests.list" | cut -d'|' -f1 | xargs)"))"
 
 "$HARNESS/check-tools.sh" all
 # The tree decides whether SLQB tests run: compose it first (under the build

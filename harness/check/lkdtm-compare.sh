@@ -28,7 +28,8 @@ if [ "${1:-}" = --this-check ]; then
 	dir=$SLQB_LOGS
 	for t in slub-lkdtm-numa2 slqb-lkdtm-numa2; do
 		[ ! -f "$dir/$t.log" ] || continue
-		IFS='|' read -r _ _ build topo test _ args < <(grep -E "^$t +\\|" "$HARNESS/check/tests.list")
+		IFS='|' read -r _ _ build topo test _ args < <("$HARNESS/check/check.sh" --list "$t") ||
+			die "lkdtm-compare: no test $t in tests.list"
 		note "lkdtm-compare: $t not booted by this check: booting it"
 		rc=0
 		# shellcheck disable=SC2086 # args: kernel arguments, words
