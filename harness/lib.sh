@@ -63,6 +63,8 @@ FLAVOURS=${FLAVOURS% }
 
 # "a b c" -> "a, b, c"
 list() { local l="$*"; echo "${l// /, }"; }
+# in_list WORD LIST: is WORD one of LIST's words?
+in_list() { [[ " $2 " == *" $1 "* ]]; }
 
 # The output folder of a build name such as slub or slab-debug-up.
 build_dir() { echo "$OUTS/$1"; }

@@ -30,12 +30,60 @@ globs=("$@") named=${1:-}
 selected() { local g; for g in "${globs[@]}"; do [[ $1 == $g ]] && return 0; done; return 1; }
 
 # registry: the tests of tests.list, a line each, its seven fields
-# trimmed: name|needs|build|topology|test|expect|args.
+# trimmed: name|needs|build|topology|test|expect|args. A line is a matrix:
+# it stands for each of its builds (words) on each of its topologies
+# (words), builds first, '{alloc}' (the build's allocator) and '{topo}'
+# replaced in every field. What a line need not say is derived: a build on
+# an up topology is its up flavour (slqb on up: slqb-up), and a slqb build
+# needs slqb. Dies, naming the line, on an unknown allocator, flavour,
+# topology, guest test or host script, on an up build on an SMP topology,
+# and on a name that comes twice.
 registry() {
-	awk -F'|' -v OFS='|' '{ for (i = 1; i <= 7; i++) gsub(/^ +| +$/, "", $i) }
-		$1 != "" && $1 !~ /^#/ { print }' "$HARNESS/check/tests.list"
+	local n name name1 needs builds topos test expect args b f t alloc rest build need rec
+	local -a flavours
+	local -A kind=() seen=()
+	while read -r t rest; do kind[$t]=$rest; done < <(topology_kinds)
+	while IFS='|' read -r n name needs builds topos test expect args; do
+		[ -n "$builds" ] && [ -n "$topos" ] || die "tests.list:$n: no build or no topology ('-': none)"
+		case "$test" in
+		host:*) [ -x "$HARNESS/${test#host:}" ] || die "tests.list:$n: no host script harness/${test#host:}" ;;
+		*) [ -f "$HARNESS/guest/tests/$test.sh" ] || die "tests.list:$n: no guest test guest/tests/$test.sh" ;;
+		esac
+		for b in $builds; do
+			alloc='' flavours=()
+			if [ "$b" != - ]; then
+				alloc=${b%%-*} rest=${b#"$alloc"}
+				in_list "$alloc" "$ALLOCS" || die "tests.list:$n: unknown allocator '$alloc' in '$b' (valid: $(list "$ALLOCS"))"
+				IFS=- read -r -a flavours <<<"${rest#-}"
+				for f in "${flavours[@]}"; do
+					in_list "$f" "$FLAVOURS" || die "tests.list:$n: unknown flavour '$f' in '$b' (valid: $(list "$FLAVOURS"))"
+				done
+			fi
+			need=$needs
+			[ "$alloc" != slqb ] || in_list slqb "$needs" || need="${needs:+$needs }slqb"
+			for t in $topos; do
+				[ "$t" = - ] || [ -n "${kind[$t]:-}" ] ||
+					die "tests.list:$n: unknown topology '$t' (valid: $(list "$(topology_names)"))"
+				build=$b
+				if [ "$b" != - ] && [ "$t" != - ]; then
+					if in_list up "${flavours[*]}"; then
+						[ "${kind[$t]}" = up ] || die "tests.list:$n: the up build '$b' on '$t', an SMP topology"
+					elif [ "${kind[$t]}" = up ]; then
+						build=$b-up
+					fi
+				fi
+				rec="$name|$need|$build|$t|$test|$expect|$args"
+				rec=${rec//\{alloc\}/$alloc} rec=${rec//\{topo\}/$t}
+				name1=${rec%%|*}
+				[ -z "${seen[$name1]:-}" ] || die "tests.list:$n: test '$name1' again (first at line ${seen[$name1]}; a line of several builds or topologies names its tests with {alloc} or {topo})"
+				seen[$name1]=$n
+				echo "$rec"
+			done
+		done
+	done < <(awk -F'|' -v OFS='|' '{ for (i = 1; i <= 7; i++) gsub(/^ +| +$/, "", $i) }
+		$1 != "" && $1 !~ /^#/ { print NR, $0 }' "$HARNESS/check/tests.list")
 }
-all=$(registry)
+all=$(registry) || exit 1
 tests=()
 while read -r t; do
 	if selected "${t%%|*}"; then tests+=("$t"); fi
