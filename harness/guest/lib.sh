@@ -118,7 +118,8 @@ kunit_known() {
 # here when it is not), its folder on stdout; fails without one.
 memcg_child() {
 	local root=/sys/fs/cgroup
-	grep -q "^cgroup2 $root " /proc/mounts ||
+	# /proc/mounts: "none /sys/fs/cgroup cgroup2 ...", the device first.
+	awk -v r="$root" '$2 == r && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts ||
 		mount -t cgroup2 none "$root" 2>/dev/null || return 1
 	grep -qw memory "$root/cgroup.controllers" || return 1
 	echo +memory > "$root/cgroup.subtree_control" || return 1

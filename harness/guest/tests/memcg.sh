@@ -49,18 +49,19 @@ else
 fi
 
 taskset -c "$last" rm -rf /tmp/memcg
-# Inodes go after an RCU grace period; poll, then ask reclaim too.
+# Inodes go after an RCU grace period; poll, then ask reclaim too. What
+# may stay: 2% (a run left 0.5 MB of 20 MB at once) and the charge batches.
 i=0
 while [ $i -lt 30 ]; do
 	now=$(slab_bytes)
 	left=$((now - before))
-	[ "$left" -le $((grown / 10 + slack)) ] && break
+	[ "$left" -le $((grown / 50 + slack)) ] && break
 	[ $i = 10 ] && settle
 	sleep 1
 	i=$((i + 1))
 done
 echo "memcg: removed on CPU $last: slab $now bytes (+$left over the start) after $i s"
-if [ "$left" -le $((grown / 10 + slack)) ]; then
+if [ "$left" -le $((grown / 50 + slack)) ]; then
 	pass memcg-uncharge "+$left bytes left of +$grown"
 else
 	fail memcg-uncharge "+$left bytes still charged of +$grown, $i s after the files went"
