@@ -123,7 +123,7 @@ struct kmem_cache {
 	unsigned int order;		/* preferred order */
 	unsigned int min_objects;	/* objects per slab of @min_order */
 	unsigned int min_order;		/* fallback order, fits one object */
-	unsigned int grown;		/* objects of its first slabs (busy?) */
+	unsigned int grown;		/* objects of min_order slabs made */
 	gfp_t allocflags;
 	void (*ctor)(void *object);
 	unsigned int inuse;		/* offset of the metadata */
