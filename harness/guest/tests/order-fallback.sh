@@ -1,5 +1,6 @@
 # Order fallback: a cache whose preferred order is above 0 (task_struct:
-# order 3, 11 objects of 2816 B on the slqb kernel) must still grow when
+# order 3, 11 objects of 2816 B on the slqb kernel, once busy, as it was at
+# boot in the runs seen, and is made here if not) must still grow when
 # pages of that order cannot be had. fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC)
 # refuses every page of order 3 or more asked for by one task, reclaim or
 # not (its kernel stacks, order 2, still come); that task then forks
@@ -25,24 +26,46 @@ echo N > $F/ignore-gfp-highmem
 echo 3 > $F/min-order
 echo 0 > $F/verbose
 echo 1 > $F/interval
-echo 100 > $F/probability
+echo 0 > $F/probability
 echo $TIMES > $F/times
 
-grep -E '^task_struct ' /proc/slabinfo
 mkfifo /tmp/hold
-: > /tmp/alive
-# The FIFO has a writer (fd 3, read-write: its open does not wait), so the
-# children's opens do not wait either; each says it lives and blocks
-# reading (no exec, nothing more to allocate) until fd 3 closes.
-exec 3<> /tmp/hold
-sh -c '
-	echo 1 > /proc/self/make-it-fail
-	i=0
-	while [ $i -lt '"$N"' ]; do
-		{ echo $i >> /tmp/alive; read -r x < /tmp/hold; } 3>&- &
-		i=$((i + 1))
-	done
-' 3>&- > /tmp/forks 2>&1
+# spawn FAIL: N children that each say they live (/tmp/alive) and block
+# reading the FIFO (no exec, nothing more to allocate) until fd 3, its
+# writer, closes; their errors in /tmp/forks. FAIL=1: the spawning task's
+# page allocations go through fail_page_alloc. The FIFO has a writer (fd
+# 3, read-write: its open does not wait), so the children's do not wait.
+spawn() {
+	: > /tmp/alive
+	exec 3<> /tmp/hold
+	sh -c '
+		[ "$1" = 1 ] && echo 1 > /proc/self/make-it-fail
+		i=0
+		while [ $i -lt "$2" ]; do
+			{ echo $i >> /tmp/alive; read -r x < /tmp/hold; } 3>&- &
+			i=$((i + 1))
+		done
+	' sh "$1" "$N" 3>&- > /tmp/forks 2>&1
+}
+# pages a slab task_struct makes now (SLQB: its minimum order until busy).
+task_pages() { awk '$1 == "task_struct" { print $6 }' /proc/slabinfo; }
+
+# A cache makes slabs of its preferred order only once busy: if it is not
+# yet, N children first (no injection), else nothing here would fall back.
+grep -E '^task_struct ' /proc/slabinfo
+if [ "$(task_pages)" -lt 8 ]; then
+	spawn 0
+	exec 3>&-
+	sleep 1
+	grep -E '^task_struct ' /proc/slabinfo
+fi
+if [ "$(task_pages)" -lt 8 ]; then
+	fail order-fallback "task_struct makes slabs of $(task_pages) pages, not of order 3: nothing to fall back from"
+	exit 0
+fi
+
+echo 100 > $F/probability
+spawn 1
 echo 0 > $F/probability
 refused=$((TIMES - $(cat $F/times)))
 sleep 2
