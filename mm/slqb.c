@@ -1607,7 +1607,13 @@ static __always_inline bool slqb_free_prepare(struct kmem_cache *s,
 					      struct slab *slab, void *object,
 					      unsigned long addr)
 {
-	memcg_slab_free_hook(s, slab, &object, 1);
+	/*
+	 * GCC keeps the hook out of line, as SLQB calls it from several
+	 * paths: test its static key here, so that a kernel without kmem
+	 * accounting in use makes no call.
+	 */
+	if (memcg_kmem_enabled())
+		memcg_slab_free_hook(s, slab, &object, 1);
 
 	if (unlikely(is_kfence_address(object))) {
 		slab_free_hook(s, object, false);
@@ -1620,6 +1626,24 @@ static __always_inline bool slqb_free_prepare(struct kmem_cache *s,
 	return !slab_free_hook(s, object, slab_want_init_on_free(s));
 }
 
+/*
+ * The cache to free @x, on @slab (NULL: not a slab page), into when it is
+ * freed as @s's: @s, or with CONFIG_SLAB_FREELIST_HARDENED the cache @x
+ * really belongs to (with a warning), or NULL for no slab object. That is
+ * cache_from_obj(), whose other check (SLAB_CONSISTENCY_CHECKS) needs
+ * CONFIG_SLUB_DEBUG, so never applies here; but it looks the slab up
+ * again, so it is only called when @slab does not say @s already.
+ */
+static __always_inline struct kmem_cache *free_cache(struct kmem_cache *s,
+						     struct slab *slab,
+						     void *x)
+{
+	if (!IS_ENABLED(CONFIG_SLAB_FREELIST_HARDENED) ||
+	    likely(slab && slab->slab_cache == s))
+		return s;
+	return cache_from_obj(s, x);
+}
+
 static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
 				      void *object, unsigned long addr)
 {
@@ -1629,11 +1653,13 @@ static __always_inline void slqb_free(struct kmem_cache *s, struct slab *slab,
 
 void kmem_cache_free(struct kmem_cache *s, void *x)
 {
-	s = cache_from_obj(s, x);
+	struct slab *slab = virt_to_slab(x);
+
+	s = free_cache(s, slab, x);
 	if (!s)
 		return;
 	trace_kmem_cache_free(_RET_IP_, x, s);
-	slqb_free(s, virt_to_slab(x), x, _RET_IP_);
+	slqb_free(s, slab, x, _RET_IP_);
 }
 EXPORT_SYMBOL(kmem_cache_free);
 
@@ -1782,7 +1808,8 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 			}
 			cache = folio_slab(folio)->slab_cache;
 		} else {
-			cache = cache_from_obj(s, object);
+			cache = free_cache(s, folio_test_slab(folio) ?
+					   folio_slab(folio) : NULL, object);
 			if (!cache)
 				continue;
 		}
