@@ -127,7 +127,11 @@ static unsigned long cache_stat(struct kmem_cache *s, enum slqb_stat_item si,
  */
 static void expect_no_slabs(struct kunit *test, struct kmem_cache *s)
 {
-	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	struct slqb_counts n;
+
+	slqb_count(s, &n);
+	KUNIT_EXPECT_EQ(test, n.slabs, 0UL);
+	KUNIT_EXPECT_EQ(test, n.pages, 0UL);
 	if (!IS_ENABLED(CONFIG_SLQB_STATS))
 		return;
 	/* Such a cache's pages are freed after a grace period. */
@@ -1313,6 +1317,8 @@ static void slqb_test_busy_order(struct kunit *test)
 	struct kmem_cache *s;
 	struct batch *b;
 	unsigned int young, preferred;
+	struct slqb_counts n;
+	unsigned long pages;
 	int i;
 
 	s = sized_cache(test, "slqb_test_busy", 2048, 0, NULL);
@@ -1343,6 +1349,13 @@ static void slqb_test_busy_order(struct kunit *test)
 	}
 	KUNIT_EXPECT_GT(test, preferred, 0U);
 	KUNIT_EXPECT_EQ(test, slqb_new_order(s), s->order);
+	/* The cache counts the pages of both orders (slabinfo shows them). */
+	for (pages = 0, i = 0; i < b->n; i++)
+		if (!i || virt_to_folio(b->objs[i]) !=
+			  virt_to_folio(b->objs[i - 1]))
+			pages += folio_nr_pages(virt_to_folio(b->objs[i]));
+	slqb_count(s, &n);
+	KUNIT_EXPECT_EQ(test, n.pages, pages);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(cpumask_first(cpu_online_mask),
 					  free_batch, b), 0);
 	kmem_cache_shrink(s);

@@ -553,6 +553,7 @@ static void slab_own(struct kmem_cache *s, struct kmem_cache_list *l,
 
 	slab->list = l;
 	l->nr_slabs++;
+	l->nr_pages += 1UL << slab_order(slab);
 	l->nr_objects += objects;
 	l->nr_free += objects;
 }
@@ -651,6 +652,7 @@ static void slab_drop(struct kmem_cache *s, struct kmem_cache_list *l,
 	unsigned int objects = slqb_slab_objects(s, slab);
 
 	l->nr_slabs--;
+	l->nr_pages -= 1UL << slab_order(slab);
 	l->nr_objects -= objects;
 	l->nr_free -= objects;
 	list_add(&slab->slab_list, discard);
@@ -772,10 +774,12 @@ static void slab_to_node(struct kmem_cache *s, struct kmem_cache_list *l,
 	if (slab->freelist)
 		l->nr_partial--;
 	l->nr_slabs--;
+	l->nr_pages -= 1UL << slab_order(slab);
 	l->nr_objects -= objects;
 	l->nr_free -= free;
 
 	n->list.nr_slabs++;
+	n->list.nr_pages += 1UL << slab_order(slab);
 	n->list.nr_objects += objects;
 	n->list.nr_free += free;
 	if (slab->freelist) {
@@ -2414,24 +2418,20 @@ struct kmem_cache *__kmem_cache_alias(const char *name, unsigned int size,
 }
 
 /**
- * slqb_count_slabs - the pages a cache holds, and its objects
+ * slqb_count - the slabs and pages a cache holds, and its objects
  * @s: the cache
- * @nr_free: where to put the count of free objects (queued on a CPU or
- *	left in a page), or NULL
- * @nr_objects: where to put the count of all objects of those pages
- *	(slabs of the fallback order hold fewer), or NULL
+ * @n: where to put the counts
  *
- * For /proc/slabinfo, sysfs and SLQB's KUnit suite.
- *
- * Return: the number of slabs (pages or compound pages) of @s.
+ * For /proc/slabinfo, sysfs and SLQB's KUnit suite. A cache's slabs may
+ * be of two orders (a young cache's, a fallback), so its pages are
+ * counted apart from its slabs.
  */
-unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
-			       unsigned long *nr_objects)
+void slqb_count(struct kmem_cache *s, struct slqb_counts *n)
 {
-	unsigned long slabs = 0, free = 0, objects = 0;
-	struct kmem_cache_node *n;
+	struct kmem_cache_node *kn;
 	int cpu, node;
 
+	memset(n, 0, sizeof(*n));
 	/*
 	 * Other CPUs' counters, read without their locks: exact once the
 	 * cache is quiet, a snapshot while it is in use (as for SLUB).
@@ -2439,25 +2439,24 @@ unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
 	for_each_possible_cpu(cpu) {
 		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
 
-		slabs += READ_ONCE(c->list.nr_slabs);
-		objects += READ_ONCE(c->list.nr_objects);
-		free += READ_ONCE(c->list.nr_free) + READ_ONCE(c->freelist.nr);
+		n->slabs += READ_ONCE(c->list.nr_slabs);
+		n->pages += READ_ONCE(c->list.nr_pages);
+		n->objects += READ_ONCE(c->list.nr_objects);
+		n->free += READ_ONCE(c->list.nr_free) +
+			   READ_ONCE(c->freelist.nr);
 #ifdef CONFIG_SMP
-		free += READ_ONCE(c->rlist.nr) + READ_ONCE(c->remote_free.list.nr);
+		n->free += READ_ONCE(c->rlist.nr) +
+			   READ_ONCE(c->remote_free.list.nr);
 #endif
 	}
-	for_each_kmem_cache_node(s, node, n) {
-		slabs += READ_ONCE(n->list.nr_slabs);
-		objects += READ_ONCE(n->list.nr_objects);
-		free += READ_ONCE(n->list.nr_free);
+	for_each_kmem_cache_node(s, node, kn) {
+		n->slabs += READ_ONCE(kn->list.nr_slabs);
+		n->pages += READ_ONCE(kn->list.nr_pages);
+		n->objects += READ_ONCE(kn->list.nr_objects);
+		n->free += READ_ONCE(kn->list.nr_free);
 	}
-	if (nr_free)
-		*nr_free = free;
-	if (nr_objects)
-		*nr_objects = objects;
-	return slabs;
 }
-EXPORT_SYMBOL_IF_KUNIT(slqb_count_slabs);
+EXPORT_SYMBOL_IF_KUNIT(slqb_count);
 
 bool __kmem_cache_empty(struct kmem_cache *s)
 {
@@ -2553,19 +2552,27 @@ void __kmem_cache_release(struct kmem_cache *s)
 /*
  * /proc/slabinfo: limit and batchcount are SLQB's hiwater and freebatch.
  */
+/*
+ * /proc/slabinfo gives one order a cache, the order it makes slabs of now,
+ * and its slabs counted in slabs of that order: a cache's slabs may be of
+ * two orders (a busy cache keeps the minimum-order slabs of its youth),
+ * and tools take num_slabs times pagesperslab for its memory (slabtop).
+ */
 void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 {
-	unsigned long free, objects, slabs = slqb_count_slabs(s, &free, &objects);
+	unsigned int order = slqb_new_order(s);
+	struct slqb_counts n;
 
-	sinfo->num_slabs = slabs;
-	sinfo->active_slabs = slabs;
-	sinfo->num_objs = objects;
-	sinfo->active_objs = sinfo->num_objs > free ? sinfo->num_objs - free : 0;
+	slqb_count(s, &n);
+	sinfo->num_slabs = DIV_ROUND_UP(n.pages, 1UL << order);
+	sinfo->active_slabs = sinfo->num_slabs;
+	sinfo->num_objs = n.objects;
+	sinfo->active_objs = n.objects > n.free ? n.objects - n.free : 0;
 	sinfo->limit = s->hiwater;
 	sinfo->batchcount = s->freebatch;
 	sinfo->shared = 0;
 	sinfo->objects_per_slab = slqb_new_objects(s);
-	sinfo->cache_order = slqb_new_order(s);
+	sinfo->cache_order = order;
 }
 
 void slabinfo_show_stats(struct seq_file *m, struct kmem_cache *s)

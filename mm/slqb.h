@@ -43,8 +43,31 @@ static inline unsigned int slqb_new_objects(const struct kmem_cache *s)
 }
 
 int slqb_set_tunables(struct kmem_cache *s, long hiwater, long freebatch);
-unsigned long slqb_count_slabs(struct kmem_cache *s, unsigned long *nr_free,
-			       unsigned long *nr_objects);
+
+/* What a cache holds, all its lists told: see slqb_count(). */
+struct slqb_counts {
+	unsigned long slabs;	/* slabs (pages or compound pages) */
+	unsigned long pages;	/* base pages of those */
+	unsigned long objects;	/* objects of those slabs */
+	unsigned long free;	/* of those, free: queued or in a slab */
+};
+
+void slqb_count(struct kmem_cache *s, struct slqb_counts *n);
+
+/* The slabs of @s, and (each pointer may be NULL) its free and all objects. */
+static inline unsigned long slqb_count_slabs(struct kmem_cache *s,
+					     unsigned long *nr_free,
+					     unsigned long *nr_objects)
+{
+	struct slqb_counts n;
+
+	slqb_count(s, &n);
+	if (nr_free)
+		*nr_free = n.free;
+	if (nr_objects)
+		*nr_objects = n.objects;
+	return n.slabs;
+}
 
 extern const char * const slqb_stat_names[NR_SLQB_STAT_ITEMS];
 

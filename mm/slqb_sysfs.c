@@ -90,6 +90,7 @@ SLQB_ATTR_RO(ctor);
  */
 enum list_count {
 	COUNT_SLABS,		/* pages owned */
+	COUNT_PAGES,		/* base pages of those */
 	COUNT_PARTIAL,		/* pages with free objects of their own */
 	COUNT_FREE,		/* free objects anywhere */
 	COUNT_FREELIST,		/* objects on per-CPU freelists */
@@ -102,6 +103,8 @@ static unsigned long list_count(struct kmem_cache_list *l, enum list_count what)
 	switch (what) {
 	case COUNT_SLABS:
 		return READ_ONCE(l->nr_slabs);
+	case COUNT_PAGES:
+		return READ_ONCE(l->nr_pages);
 	case COUNT_PARTIAL:
 		return READ_ONCE(l->nr_partial);
 	case COUNT_FREE:
@@ -182,6 +185,7 @@ static ssize_t _name##_show(struct kmem_cache *s, char *buf)		\
 SLQB_ATTR_RO(_name)
 
 SLQB_SHOW_COUNT(slabs, COUNT_SLABS);
+SLQB_SHOW_COUNT(pages, COUNT_PAGES);
 SLQB_SHOW_COUNT(partial, COUNT_PARTIAL);
 SLQB_SHOW_COUNT(cpu_freelist, COUNT_FREELIST);
 SLQB_SHOW_COUNT(cpu_rlist, COUNT_RLIST);
@@ -379,6 +383,7 @@ static struct attribute *slqb_attrs[] = {
 	&objects_attr.attr,
 	&total_objects_attr.attr,
 	&slabs_attr.attr,
+	&pages_attr.attr,
 	&partial_attr.attr,
 	&cpu_freelist_attr.attr,
 	&cpu_rlist_attr.attr,

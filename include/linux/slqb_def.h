@@ -62,6 +62,7 @@ struct kmem_cache_list {
 	struct list_head partial;
 	unsigned long nr_partial;	/* pages on @partial */
 	unsigned long nr_slabs;		/* all pages owned */
+	unsigned long nr_pages;		/* base pages of those (of two orders) */
 	unsigned long nr_objects;	/* objects of those pages, all told */
 	unsigned long nr_free;		/* free objects on the pages' freelists */
 	int cpu;			/* owning CPU, or -1 for a node list */

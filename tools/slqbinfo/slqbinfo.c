@@ -363,8 +363,6 @@ static void find_stats(const char *name)
 
 static void read_cache(struct cache *c)
 {
-	unsigned long slab_bytes;
-
 	c->object_size = get_ulong(c->name, "object_size", 0);
 	c->slab_size = get_ulong(c->name, "slab_size", 0);
 	c->align = get_ulong(c->name, "align", 0);
@@ -381,8 +379,9 @@ static void read_cache(struct cache *c)
 	c->hiwater = get_long(c->name, "hiwater");
 	c->freebatch = get_long(c->name, "freebatch");
 	read_stats(c);
-	slab_bytes = (unsigned long)page_size << c->order;
-	c->space = c->slabs * slab_bytes;
+	/* Slabs may be of two orders: their pages, where the kernel says. */
+	c->space = get_ulong(c->name, "pages", c->slabs << c->order) *
+		   (unsigned long)page_size;
 	c->waste = c->space > c->objects * c->object_size ?
 		   c->space - c->objects * c->object_size : 0;
 }

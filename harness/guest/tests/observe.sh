@@ -354,6 +354,34 @@ else
 fi
 expect slabinfo-version "slabinfo - version: 2.1" "$(head -1 /proc/slabinfo)"
 
+# SLQB's slabs may be of two orders (a busy cache keeps the minimum-order
+# slabs of its youth): /proc/slabinfo counts them in slabs of the order it
+# shows, so that num_slabs x pagesperslab is the pages sysfs counts,
+# rounded up to a slab. At least one cache must have slabs of two orders
+# (task_struct: busy by now), or this compares nothing of the kind.
+if [ -n "$slqb" ]; then
+	compared=0 mixed='' bad=''
+	for d in "$S"/*/; do
+		name=${d%/} name=${name##*/}
+		[ -L "$S/$name" ] && continue
+		p0=$(cut -d' ' -f1 "$d/pages") || continue
+		# num_slabs and pagesperslab
+		line=$(awk -v c="$name" '$1 == c { print $15, $6 }' /proc/slabinfo)
+		num=${line% *} pps=${line#* }
+		slabs=$(cut -d' ' -f1 "$d/slabs") order=$(cat "$d/order")
+		[ "$(cut -d' ' -f1 "$d/pages")" = "$p0" ] && [ -n "$line" ] || continue
+		compared=$((compared + 1))
+		[ "$p0" = $((slabs << order)) ] || mixed="$mixed $name($slabs slabs, $p0 pages)"
+		over=$((num * pps - p0))
+		[ "$over" -ge 0 ] && [ "$over" -lt "$pps" ] || bad="$bad $name($num x $pps for $p0 pages)"
+	done
+	if [ -z "$bad" ] && [ -n "$mixed" ]; then
+		pass slabinfo-pages "$compared caches; of two orders:$mixed"
+	else
+		fail slabinfo-pages "$compared caches; wrong:${bad:- none}; of two orders:${mixed:- none}"
+	fi
+fi
+
 if [ -z "$slqb" ]; then
 	pass tunables "skipped: $alloc has no SLQB tunables"
 	exit 0
