@@ -1419,7 +1419,9 @@ static long read_charges(void *arg)
 	struct kmem_cache *s = bc->b->s;
 	int i;
 
-	bc->charged = bc->other = bc->seen = 0;
+	bc->charged = 0;
+	bc->other = 0;
+	bc->seen = 0;
 	local_irq_disable();
 	for (i = 0; i < bc->b->n; i++) {
 		struct slab *slab = virt_to_slab(bc->b->objs[i]);
