@@ -2551,12 +2551,10 @@ void __kmem_cache_release(struct kmem_cache *s)
 
 /*
  * /proc/slabinfo: limit and batchcount are SLQB's hiwater and freebatch.
- */
-/*
- * /proc/slabinfo gives one order a cache, the order it makes slabs of now,
- * and its slabs counted in slabs of that order: a cache's slabs may be of
- * two orders (a busy cache keeps the minimum-order slabs of its youth),
- * and tools take num_slabs times pagesperslab for its memory (slabtop).
+ * It gives one order a cache, the order it makes slabs of now, and its
+ * slabs counted in slabs of that order: a cache's slabs may be of two
+ * orders (a busy cache keeps the minimum-order slabs of its youth), and
+ * tools take num_slabs times pagesperslab for its memory (slabtop).
  */
 void get_slabinfo(struct kmem_cache *s, struct slabinfo *sinfo)
 {
