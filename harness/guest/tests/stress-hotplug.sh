@@ -77,19 +77,21 @@ awk 'NR == FNR { l[$1] = $2; p[$1] = $3; next }
 # 700 kB in one run (SLQB, numa4), so a bound on Slab: alone (a quarter)
 # failed a sound run, and SLUB's passed or failed by the same luck. After
 # the settle (drop_caches, then every cache shrunk) that overhead may grow
-# by a quarter of the starting Slab: at most, and Slab: by half. It grows
-# anyway, on every allocator: the live inodes and dentries end up spread
-# over more pages than before (fragmentation). Seen on numa4 (2026-12-03):
-# SLQB 1018 -> 1636 kB beyond live objects (inode_cache: live 160 kB both
-# times, slabs 176 -> 416 kB), SLUB 439 -> 896 kB (inode_cache slabs 208 ->
-# 752 kB); a page pinned per cache and hotplug cycle would be megabytes.
-# Without the shrink, SLUB kept up to 90% more Slab: here in its per-CPU
-# partial slabs, which is caching, not loss.
+# by a sixth of the starting Slab: at most (about 900 kB), and Slab: by a
+# quarter. It grows anyway, on every allocator: the live inodes and
+# dentries end up spread over more pages than before (fragmentation).
+# Seen on numa4 (2026-12-03): SLQB 1018 -> 1636 kB beyond live objects
+# (inode_cache: live 160 kB both times, slabs 176 -> 416 kB), SLUB 439 ->
+# 896 kB (inode_cache slabs 208 -> 752 kB); in the checks of 2026-12-07,
+# SLQB +45 to +318 kB and Slab: +1.5% to +5.4% on smp4 and numa4. A page
+# pinned per cache and hotplug cycle (24 to 39 cycles a run) would be
+# megabytes. Without the shrink, SLUB kept up to 90% more Slab: here in
+# its per-CPU partial slabs, which is caching, not loss.
 live_before=$(awk '{ s += $2 } END { print s + 0 }' /tmp/caches.before)
 live_after=$(awk '{ s += $2 } END { print s + 0 }' /tmp/caches.after)
 over_before=$((before - live_before)) over_after=$((after - live_after))
 msg="Slab $before kB -> $after kB; beyond live objects $over_before kB -> $over_after kB"
-if [ $((over_after * 4)) -le $((over_before * 4 + before)) ] && [ $((after * 2)) -le $((before * 3)) ]; then
+if [ $((over_after * 6)) -le $((over_before * 6 + before)) ] && [ $((after * 4)) -le $((before * 5)) ]; then
 	pass slab-returns "$msg"
 else
 	fail slab-returns "$msg"
