@@ -6,26 +6,8 @@
 #   TEST      a guest test, harness/guest/tests/TEST.sh
 #   -i        interactive: the console on this terminal, no timeout (Ctrl-A x quits)
 #   -v        show the console as it goes (else only the verdict)
-# A guest test may declare, in lines of its own:
-#   # needs-prog: PROG...   host programs to put in the initramfs (with their libraries)
-#   # needs-module: DIR...  out-of-tree modules (repo folders, e.g. harness/modules/slab_bench)
-#                           built against BUILD, in the guest's /lib/modules/extra/
-#   # expect-log: REGEX     a kernel report it provokes on purpose: must appear, is allowed
-#   # allow-log: REGEX      console lines that are allowed
-#   # expect-taint: LETTERS kernel taint flags it causes on purpose (as in
-#                           /proc/sys/kernel/tainted's letters: N a KUnit
-#                           suite, O an out-of-tree module, B a slab or KASAN
-#                           report, W a warning, D an oops): each must be set
-#                           when the test ends, and is allowed
-#   # allow-taint: LETTERS  taint flags that are allowed, but need not be set
-#                           (guest/init prints the taint last: any flag not
-#                           declared fails the boot, as a report would)
-#   # timeout: SECONDS      instead of SLQB_TIMEOUT (default 300)
-#   # boot-timeout: SECONDS to reach init, instead of SLQB_BOOT_TIMEOUT (default
-#                           120): a kernel that has not is killed then
-# SLQB_EXPECT_LOG and SLQB_ALLOW_LOG add one regex each from the environment;
-# SLQB_QEMU_ARGS adds QEMU arguments (words), e.g. a monitor socket to
-# inspect a stalled guest: -monitor unix:/tmp/mon.sock,server=on,wait=off
+# Reads the guest test's declarations (# needs-prog:, # timeout: ...) and the
+# SLQB_* variables: both are in harness/README.md.
 # The serial log is kept in build/logs/BUILD-TOPOLOGY-TEST.log ($SLQB_LOGS and
 # $SLQB_LOG_NAME, if set, change the folder and the name). Exits 0 when the
 # boot passes; else quotes the offending lines and the tail of the log.
