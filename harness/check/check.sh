@@ -141,6 +141,22 @@ report() {	# report PASS|FAIL|SKIP name [reason]
 	FAIL) failed=$((failed + 1)); say "FAIL $2: $3${secs:+ [${secs}s]}" ;;
 	SKIP) skipped=$((skipped + 1)); say "SKIP $2: $3" ;;
 	esac
+	local why=${3:-}	# for the record's JSON: a line a test
+	printf '%s\t%s\t%s\t%s\n' "$2" "$1" "$secs" "${why//$'\n'/ }" >> "$results/verdicts"
+}
+# summary_json VERDICTS PASSED FAILED SKIPPED SECONDS: the run as JSON, for
+# its record: the counts, the seconds, and each test's name, verdict,
+# seconds (null for a SKIP) and reason (a PASS's detail, if any).
+summary_json() {
+	python3 -c '
+import json, sys
+verdicts, counts = sys.argv[1], [int(a) for a in sys.argv[2:]]
+tests = []
+for line in open(verdicts):
+    name, verdict, secs, reason = line.rstrip("\n").split("\t", 3)
+    tests.append({"name": name, "verdict": verdict, "seconds": int(secs) if secs else None, "reason": reason})
+print(json.dumps(dict(zip(("passed", "failed", "skipped", "seconds"), counts), tests=tests), indent=1))
+' "$@"
 }
 # unmet NEEDS: why a test with these needs does not run, if it does not:
 # 'SKIP reason' (a level not asked for; SLQB not in the series yet) or
@@ -237,12 +253,18 @@ for t in "${tests[@]}"; do
 	fi
 done
 
-say "check: ${build_secs}s building kernels, ${run_secs}s booting and running tests, $(( $(date +%s) - start ))s in all; reports in $results/"
+total=$(( $(date +%s) - start ))
+say "check: ${build_secs}s building kernels, ${run_secs}s booting and running tests, ${total}s in all; reports in $results/"
 summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
 echo "$summary" >> "$results/summary"
-# A whole check (no test named) leaves a dated record in results/.
-[ -n "$named" ] || write_record make-check "make check" \
-	"make check${CHECK_FULL:+ FULL=1}${CHECK_DEBUG:+ DEBUG=1}${CHECK_LONG:+ LONG=1}" "$results/summary"
+# A whole check (no test named) leaves a dated record in results/, the
+# summary and its JSON.
+if [ -z "$named" ]; then
+	summary_json "$results/verdicts" "$passed" "$failed" "$skipped" "$total" > "$results/summary.json"
+	write_record make-check "make check" \
+		"make check${CHECK_FULL:+ FULL=1}${CHECK_DEBUG:+ DEBUG=1}${CHECK_LONG:+ LONG=1}" \
+		"$results/summary" "$results/summary.json"
+fi
 echo "$summary"
 [ "$failed" = 0 ] || exit 1	# after the summary, which must be the last line
