@@ -138,7 +138,22 @@ new_run_dir() {
 	echo "$dir"
 }
 
-# --- results records (make check, make bench, make bench-uml) ---
+# md_table_json FILE: the first Markdown table in FILE (a header row, the
+# --- row, rows) as JSON: a list of objects keyed by the header, a cell
+# that is a number as a number (make soak's and make lkdtm-compare's
+# records).
+md_table_json() {
+	python3 -c '
+import itertools, json, re, sys
+lines = itertools.takewhile(lambda l: l.startswith("|"), itertools.dropwhile(lambda l: not l.startswith("|"), open(sys.argv[1])))
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in lines]
+num = lambda c: (float(c) if "." in c else int(c)) if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", c) else c
+print(json.dumps([dict(zip(rows[0], map(num, r))) for r in rows[2:]], indent=1))
+' "$1"
+}
+
+# --- results records (make check, make bench, make bench-uml, make scale,
+# make soak, make lkdtm-compare) ---
 # write_record NAME TITLE COMMAND FILE...: a dated Markdown record of a
 # result, results/DATE-NAME.md (SLQB_RESULTS names another folder): when, on
 # what machine, by which command, at which commit, then each FILE in a code

@@ -6,7 +6,8 @@
 # Builds ALLOC-debug (and ALLOC-debug-up for the up topology) with build.sh
 # (under the build lock), boots the soak on each topology in turn, prints a
 # results table and writes it, with the guests' logs, to build/soak/TIME-PID/
-# (build/soak/latest: the last run). Exits 1 when any topology failed.
+# (build/soak/latest: the last run), and as a record, results/DATE-make-soak.md
+# and .json (lib.sh's write_record). Exits 1 when any topology failed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -87,4 +88,7 @@ echo
 cat "$table"
 echo
 echo "soak: $(( $(echo "$topos" | wc -w) - failed )) passed, $failed failed; ${secs}s per topology; results in $out/"
+md_table_json "$table" > "$out/results.json"
+write_record make-soak "make soak: $alloc's debug kernels, ${secs}s a topology" \
+	"SECS=$secs TOPOS=\"$topos\" harness/check/soak.sh $alloc" "$table" "$out/results.json"
 [ "$failed" = 0 ]
