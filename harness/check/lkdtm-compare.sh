@@ -15,7 +15,9 @@
 # the report that should catch the type, and nothing else, see
 # guest/tests/lkdtm-compare.sh; a type without its line: the guest died on
 # it, no/no) and fails when SLQB misses a type that SLUB catches, or dies
-# where SLUB survives. The table also goes to LOGDIR/lkdtm-compare.md.
+# where SLUB survives. The table also goes to LOGDIR/lkdtm-compare.md and,
+# run with no argument (make lkdtm-compare), to a record:
+# results/DATE-make-lkdtm-compare.md and .json (lib.sh's write_record).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -80,6 +82,11 @@ bad=()
 cat "$table"
 echo "(saw: report = the report that should catch the type (the allocator's, common code's cache_from_obj/virt_to_cache, hardened usercopy's, or lkdtm reading the poison back), crash = an Oops/BUG that is not that report, warning = an unexpected WARNING, other-report = an allocator report of another kind, died = the guest did not live to say)"
 echo "table: $table"
+if [ $# = 0 ]; then	# make lkdtm-compare, not a check's test nor a re-reading
+	md_table_json "$table" > "$dir/lkdtm-compare.json"
+	write_record make-lkdtm-compare "make lkdtm-compare: slqb_debug against slub_debug on lkdtm's slab crash types" \
+		"${NOBUILD:+NOBUILD=1 }harness/check/lkdtm-compare.sh" "$table" "$dir/lkdtm-compare.json"
+fi
 if [ ${#bad[@]} -gt 0 ]; then
 	printf 'lkdtm-compare: FAIL: %s\n' "${bad[@]}"
 	echo "reason: ${bad[0]}${bad[1]:+ (and $(( ${#bad[@]} - 1 )) more)}"
