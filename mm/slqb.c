@@ -1672,6 +1672,13 @@ void __kmem_cache_free(struct kmem_cache *s, void *x, unsigned long caller)
 	slqb_free(s, virt_to_slab(x), x, caller);
 }
 
+/* kfree(), with the @slab it has just found @x on: not looked up again. */
+void __kmem_cache_free_slab(struct kmem_cache *s, struct slab *slab, void *x,
+			    unsigned long caller)
+{
+	slqb_free(s, slab, x, caller);
+}
+
 #ifdef CONFIG_KASAN_GENERIC
 void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
 {
