@@ -1800,7 +1800,10 @@ static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 {
+	struct kmem_cache *cache = NULL;
 	struct kmem_cache_cpu *c;
+	struct slab *slab = NULL;
+	unsigned long last = 0;
 	size_t i, j, end, n = 0;
 
 	/* As for kmem_cache_alloc_bulk(): interrupts are enabled. */
@@ -1808,41 +1811,55 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 
 	for (i = 0; i < size; i++) {
 		void *object = p[i];
-		struct folio *folio = virt_to_folio(object);
-		struct kmem_cache *cache;
+		unsigned long addr = (unsigned long)kasan_reset_tag(object);
 
-		if (!s) {
-			/* kfree_bulk(): kmalloc'ed objects of any size. */
+		/*
+		 * Objects allocated together mostly share a page: the slab
+		 * and cache of the last object serve the next one in the
+		 * same page, without a lookup in the memory map.
+		 */
+		if (!slab || (addr ^ last) >> PAGE_SHIFT) {
+			struct folio *folio = virt_to_folio(object);
+
+			slab = NULL;
 			if (unlikely(!folio_test_slab(folio))) {
-				free_large_kmalloc(folio, object);
+				/* kfree_bulk(): kmalloc'ed objects of any size. */
+				if (!s)
+					free_large_kmalloc(folio, object);
+				else
+					virt_to_cache(object);	/* a warning */
 				continue;
 			}
-			cache = folio_slab(folio)->slab_cache;
-		} else {
-			cache = free_cache(s, folio_test_slab(folio) ?
-					   folio_slab(folio) : NULL, object);
+			cache = s ? free_cache(s, folio_slab(folio), object) :
+				    folio_slab(folio)->slab_cache;
 			if (!cache)
 				continue;
+			slab = folio_slab(folio);
 		}
-		if (!slqb_free_prepare(cache, folio_slab(folio), object,
-				       _RET_IP_))
+		last = addr;
+		if (!slqb_free_prepare(cache, slab, object, _RET_IP_))
 			continue;
 		if (unlikely(s && cache != s))
-			do_slab_free(cache, folio_slab(folio), object);
+			do_slab_free(cache, slab, object);
 		else
 			p[n++] = object;
 	}
 	if (!n)
 		return;
 
+	slab = NULL;
 	for (i = 0; i < n; i = end) {
 		/* Interrupts stay off for SLQB_BULK_BATCH objects at most. */
 		end = min_t(size_t, n, i + SLQB_BULK_BATCH);
 		local_irq_disable();
 		if (!s) {
 			for (j = i; j < end; j++) {
-				struct slab *slab = virt_to_slab(p[j]);
+				unsigned long addr =
+					(unsigned long)kasan_reset_tag(p[j]);
 
+				if (!slab || (addr ^ last) >> PAGE_SHIFT)
+					slab = virt_to_slab(p[j]);
+				last = addr;
 				__do_slab_free(slab->slab_cache, slab, p[j]);
 			}
 		} else {
