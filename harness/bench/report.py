@@ -172,6 +172,19 @@ def native_targets(summary):
         check("N x %s alloc then N x free <= 1.0x SLUB, 512 B+" % g,
               [(str(n), ["%s_n.alloc.%d" % (g, n), "%s_n.free.%d" % (g, n)]) for n in sizes if n >= 512], 1.0)
 
+    # Where N from 512 B on is not met, the page allocator is why: each new
+    # slab is a call to it, and the order of the kmalloc cache's slabs at
+    # the end of N allocations (kmalloc_n.order) says how many objects a
+    # call gives each allocator.
+    row = []
+    for n in sizes:
+        o = [med("kmalloc_n.order.%d" % n, a) for a in ("slqb", "slub")]
+        if n >= 512 and None not in o:
+            row.append("%d:%d/%d" % (n, (4096 << int(o[0])) // n, (4096 << int(o[1])) // n))
+    if row:
+        out.append("  kmalloc objects per page-allocator call, SLQB/SLUB (4 KiB << kmalloc_n.order)")
+        out.append("      " + " ".join(row))
+
     def batches(prefix, least=1):
         ms = [m for m in summary if m.startswith(prefix) and int(m.rsplit(".b", 1)[1]) >= least]
         return [(m.split(".", 1)[1], [m]) for m in sorted(ms, key=lambda m: (int(m.split(".")[1]), int(m.rsplit(".b", 1)[1])))]

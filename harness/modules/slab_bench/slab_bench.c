@@ -189,6 +189,7 @@ struct single_arg {
 	struct kmem_cache *s;
 	unsigned int size;
 	u64 alloc, free, pair;	/* best totals over the rounds */
+	unsigned int order;	/* of the last object's slab, at the end */
 };
 
 /* N allocations, then N frees; best of reps after a warm-up round. */
@@ -205,6 +206,8 @@ static int single_n(void *data)
 		if (alloc_n(a->s, a->size, ptrs, nobj))
 			return -ENOMEM;
 		t1 = now();
+		/* The order the cache has come to use: objects per new slab. */
+		a->order = folio_order(virt_to_folio(ptrs[nobj - 1]));
 		free_n(a->s, ptrs, nobj);
 		t2 = now();
 		if (r == 0)
@@ -300,6 +303,8 @@ static void bench_single(const char *group, bool cache)
 			report(m, a.alloc, nobj, tunit, false);
 			snprintf(m, sizeof(m), "%s_n.free.%u", group, a.size);
 			report(m, a.free, nobj, tunit, false);
+			snprintf(m, sizeof(m), "%s_n.order.%u", group, a.size);
+			report(m, a.order, 1, "order", false);
 		}
 		ret = ret ?: run_on(cpumask_first(cpu_online_mask), single_pair, &a);
 		if (!ret) {
