@@ -787,6 +787,7 @@ static void slqb_test_bulk(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_bulk", 0, NULL);
 	static const size_t sizes[] = { 1, 2, 16, 63, 256 };
+	struct kmem_cache *s2;
 	void **p = kunit_kcalloc(test, 256, sizeof(void *), GFP_KERNEL);
 	size_t i, j, k;
 
@@ -806,6 +807,25 @@ static void slqb_test_bulk(struct kunit *test)
 		kmem_cache_free_bulk(s, n, p);
 		KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	}
+
+	/*
+	 * kfree_bulk() of the objects of two caches, in runs of three of
+	 * each: a page is looked up only where the page changes, and every
+	 * object must still go back to its own cache.
+	 */
+	s2 = test_cache(test, "slqb_test_bulk2", 0, NULL);
+	for (i = 0; i < 64; i++) {
+		p[i] = kmem_cache_alloc((i / 3) & 1 ? s2 : s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p[i]);
+	}
+	KUNIT_EXPECT_EQ(test, cache_live(s) + cache_live(s2), 64UL);
+	kfree_bulk(64, p);
+	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	KUNIT_EXPECT_EQ(test, cache_live(s2), 0UL);
+	kmem_cache_shrink(s2);
+	expect_no_slabs(test, s2);
+	kmem_cache_destroy(s2);
+
 	kmem_cache_shrink(s);
 	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
