@@ -242,10 +242,10 @@ def main():
     lines.append("mark: + better, - worse than SLUB, only where the ranges over %d round(s) do not overlap." % rounds)
     lines.append("")
     if native:
-        lines.append("Native UP targets of issue 16 (SLQB's %s over SLUB's, per size; N: alloc + free):" % STAT)
+        lines.append("Native UP performance targets (SLQB's %s over SLUB's, per size; N: alloc + free):" % STAT)
         lines.extend(native_targets(summary))
     else:
-        lines.append("Targets of issue 16 that a TCG guest can speak to (SLQB; indicative only):")
+        lines.append("Performance targets that a TCG guest can speak to (SLQB; indicative only):")
         lines.extend(targets(summary))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(d, "table%s.txt" % sfx), "w") as f:

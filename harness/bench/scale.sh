@@ -1,6 +1,6 @@
 #!/bin/bash
 # make scale: SLQB, SLUB and SLAB side by side as the machine grows, from 4
-# to 64 CPUs (issue 20): memory after boot, after a fixed slab workload on
+# to 64 CPUs: memory after boot, after a fixed slab workload on
 # every CPU, after a trim interval and after drop_caches + shrink (Slab:,
 # Percpu:, their sum, slabs and objects held per CPU), its growth per added
 # CPU and per added node, and the counted queue behaviour of one CPU's

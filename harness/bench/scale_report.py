@@ -9,7 +9,7 @@ allocator) and writes, in RESULTS_DIR:
                 CPUs hold), the growth per added CPU and per added node (a
                 least-squares fit sum = a + b*cpus + c*nodes over the
                 topologies), the counted queue behaviour per 1000 objects, and
-                issue 20's targets met or not
+                the scale targets met or not
   results.json  the values and the fits
   scale.png     Slab: + Percpu: against CPUs, and the hand-offs per 1000
                 objects (when matplotlib is there)
@@ -131,7 +131,7 @@ def main():
                            "".join(" %8s" % ("-" if v is None else "%.1f" % v) for v in vals))
     out.append("")
 
-    out.append("Targets of issue 20 (SLQB against SLUB):")
+    out.append("Scale targets (SLQB against SLUB):")
     out.extend(targets(runs, topos, fits))
     text = "\n".join(out) + "\n"
     with open(os.path.join(d, "table.txt"), "w") as fh:
