@@ -1667,12 +1667,11 @@ void kmem_cache_free(struct kmem_cache *s, void *x)
 }
 EXPORT_SYMBOL(kmem_cache_free);
 
-void __kmem_cache_free(struct kmem_cache *s, void *x, unsigned long caller)
-{
-	slqb_free(s, virt_to_slab(x), x, caller);
-}
-
-/* kfree(), with the @slab it has just found @x on: not looked up again. */
+/*
+ * kfree(), with the @slab it has just found @x on: not looked up again.
+ * It is kfree()'s only way in (mm/slab.h), so SLQB has no
+ * __kmem_cache_free().
+ */
 void __kmem_cache_free_slab(struct kmem_cache *s, struct slab *slab, void *x,
 			    unsigned long caller)
 {
@@ -1700,6 +1699,12 @@ void ___cache_free(struct kmem_cache *cache, void *x, unsigned long addr)
  * of any cache.
  */
 #define SLQB_BULK_BATCH	64
+
+/* Do the objects at @a and @b (kasan_reset_tag()'d) share a page? */
+static inline bool same_page(unsigned long a, unsigned long b)
+{
+	return (a & PAGE_MASK) == (b & PAGE_MASK);
+}
 
 /* How many objects at the start of @p (1 to @nr) lie in @slab. */
 static size_t slab_run(struct slab *slab, void **p, size_t nr)
@@ -1818,7 +1823,7 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 		 * and cache of the last object serve the next one in the
 		 * same page, without a lookup in the memory map.
 		 */
-		if (!slab || (addr ^ last) >> PAGE_SHIFT) {
+		if (!slab || !same_page(addr, last)) {
 			struct folio *folio = virt_to_folio(object);
 
 			slab = NULL;
@@ -1857,7 +1862,7 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 				unsigned long addr =
 					(unsigned long)kasan_reset_tag(p[j]);
 
-				if (!slab || (addr ^ last) >> PAGE_SHIFT)
+				if (!slab || !same_page(addr, last))
 					slab = virt_to_slab(p[j]);
 				last = addr;
 				__do_slab_free(slab->slab_cache, slab, p[j]);
