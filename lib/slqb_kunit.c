@@ -710,44 +710,69 @@ static void slqb_test_node_fallback(struct kunit *test)
  * the test cache's new pages for entitled callers seem to come from the
  * reserves, as the page allocator's would when it gives them.
  */
+struct reserves {
+	struct batch *b;	/* plain allocations, then one more */
+	void *r1, *r2;		/* the entitled ones */
+	bool same_page;		/* r2 came from r1's page */
+};
+
+/*
+ * On one CPU (work_on_cpu()): two entitled allocations, then plain ones
+ * past the watermark, then the second entitled object freed and one more
+ * plain allocation, which must not get it.
+ */
+static long alloc_reserves(void *arg)
+{
+	struct reserves *r = arg;
+	struct kmem_cache *s = r->b->s;
+	int i, n = r->b->n - 1;
+
+	WRITE_ONCE(slqb_kunit_reserve_cache, s);
+	r->r1 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
+	r->r2 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
+	r->same_page = r->r1 && r->r2 &&
+		       virt_to_slab(r->r1) == virt_to_slab(r->r2);
+	for (i = 0; i < n; i++)
+		r->b->objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+	if (r->r2)
+		kmem_cache_free(s, r->r2);
+	r->b->objs[n] = kmem_cache_alloc(s, GFP_KERNEL);
+	WRITE_ONCE(slqb_kunit_reserve_cache, NULL);
+	return 0;
+}
+
+/*
+ * On every CPU: one on a node without memory gets its pages, the reserve
+ * page among them, from another node, and must look for that page on
+ * the node list it went to, not its own node's.
+ */
 static void slqb_test_reserves(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_reserves", 0, NULL);
-	unsigned int i, n = 2 * s->hiwater, plain_reserve = 0;
-	void **objs = kunit_kcalloc(test, n + 1, sizeof(void *), GFP_KERNEL);
-	void *r1, *r2;
+	struct reserves r = { .b = new_batch(test, s, 2 * s->hiwater + 1) };
+	int cpu, i;
 
-	KUNIT_ASSERT_NOT_NULL(test, objs);
-	/* One CPU, one node: the reserve page stays the node's own. */
-	migrate_disable();
-	WRITE_ONCE(slqb_kunit_reserve_cache, s);
-	r1 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
-	r2 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
-	for (i = 0; i < n; i++)
-		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
-	/* A freed reserve object must not go to the next plain caller. */
-	if (r2)
-		kmem_cache_free(s, r2);
-	objs[n] = kmem_cache_alloc(s, GFP_KERNEL);
-	WRITE_ONCE(slqb_kunit_reserve_cache, NULL);
-	migrate_enable();
+	for_each_online_cpu(cpu) {
+		unsigned int plain_reserve = 0;
 
-	KUNIT_ASSERT_NOT_NULL(test, r1);
-	KUNIT_ASSERT_NOT_NULL(test, r2);
-	KUNIT_EXPECT_TRUE(test, slab_test_pfmemalloc(virt_to_slab(r1)));
-	/* The second entitled allocation found the first reserve page. */
-	KUNIT_EXPECT_PTR_EQ(test, virt_to_slab(r2), virt_to_slab(r1));
-	for (i = 0; i <= n; i++) {
-		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
-		if (slab_test_pfmemalloc(virt_to_slab(objs[i])))
-			plain_reserve++;
+		KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_reserves, &r), 0);
+		KUNIT_ASSERT_NOT_NULL(test, r.r1);
+		KUNIT_ASSERT_NOT_NULL(test, r.r2);
+		KUNIT_EXPECT_TRUE(test, slab_test_pfmemalloc(virt_to_slab(r.r1)));
+		KUNIT_EXPECT_TRUE_MSG(test, r.same_page,
+				      "CPU %d took a second reserve page", cpu);
+		for (i = 0; i < r.b->n; i++) {
+			KUNIT_ASSERT_NOT_NULL(test, r.b->objs[i]);
+			if (slab_test_pfmemalloc(virt_to_slab(r.b->objs[i])))
+				plain_reserve++;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, plain_reserve, 0U,
+				    "CPU %d: plain GFP_KERNEL allocations got reserve objects",
+				    cpu);
+		kmem_cache_free(s, r.r1);
+		for (i = 0; i < r.b->n; i++)
+			kmem_cache_free(s, r.b->objs[i]);
 	}
-	KUNIT_EXPECT_EQ_MSG(test, plain_reserve, 0U,
-			    "plain GFP_KERNEL allocations got reserve objects");
-
-	kmem_cache_free(s, r1);
-	for (i = 0; i <= n; i++)
-		kmem_cache_free(s, objs[i]);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);
 	expect_no_slabs(test, s);

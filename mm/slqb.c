@@ -34,7 +34,8 @@
  *   there. Ownership goes by page (slab->list), never by node number, so
  *   a CPU on a memoryless node simply owns pages from another node, and
  *   its frees find their way home like any other. A CPU whose queues and
- *   pages are empty takes objects of its node list's pages, one at a
+ *   pages are empty takes objects of its node list's pages (for a CPU on
+ *   a memoryless node, those of the node its pages come from), one at a
  *   time, before a new page, so that those pages fill up first.
  *
  *   CPU hotplug: a dead CPU's queues go back to the pages, and its pages
@@ -391,6 +392,25 @@ static int local_slab_node(struct kmem_cache *s)
 		return READ_ONCE(slqb_kunit_foreign_node);
 #endif
 	return numa_mem_id();
+}
+
+/*
+ * The node whose list a CPU takes objects from before it asks for a new
+ * page (alloc_node_list()): where its new pages come from. That is its
+ * own node, unless the node has no memory: the page allocator then gives
+ * pages of the nearest node that has, first in the node's zonelist (what
+ * numa_mem_id() says where the architecture keeps it, but x86 does not).
+ */
+static int local_list_node(void)
+{
+	int node = numa_mem_id();
+	struct zoneref *z;
+
+	if (likely(node_state(node, N_MEMORY)))
+		return node;
+	z = first_zones_zonelist(node_zonelist(node, GFP_KERNEL),
+				 gfp_zone(GFP_KERNEL), NULL);
+	return z->zone ? zone_to_nid(z->zone) : node;
 }
 
 /*
@@ -1196,7 +1216,7 @@ static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab)
  */
 static void *alloc_node_list(struct kmem_cache *s, gfp_t gfpflags)
 {
-	struct kmem_cache_node *n = s->node[numa_mem_id()];
+	struct kmem_cache_node *n = s->node[local_list_node()];
 	void *object;
 
 	/*
