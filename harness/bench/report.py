@@ -9,7 +9,10 @@ per @@BENCH line of every boot) and writes, in RESULTS_DIR:
   results.json  the same, with every round's values
   summary.md    the key metrics (KEY below) as a Markdown table, for the README
   ratios.png    a chart of the ratios to SLUB (when matplotlib is there)
-and prints table.txt. The mark: '+' better than SLUB, '-' worse, only when
+and prints table.txt. With RESULTS_DIR/counts.csv (alloc,metric,value,unit: the
+count.WORKLOAD.EVENT lines of run.sh's counted boots), table.txt and results.json
+also give, per workload, SLQB's and SLUB's page-allocator calls, locks and
+hand-offs per 1000 allocations side by side (COUNTED below). The mark: '+' better than SLUB, '-' worse, only when
 there are at least 2 rounds and the two allocators' ranges over the rounds
 (min..max) do not overlap; with one round nothing is marked. "native" (UML
 runs, harness/bench/uml.sh): the issue's native UP targets instead of the
@@ -39,6 +42,63 @@ KEY_NATIVE = ["kmalloc_pair.%d" % n for n in (8, 64, 256, 1024, 4096)] + \
     ["cache_pair.256", "cache_n.alloc.256", "cache_n.free.256",
      "bulk.64.b1", "bulk.64.b16", "bulk.64.b256", "bulk.512.b16",
     "bulk_alloc.64.b16", "bulk_free.64.b16", "bulk_free.64.b256", "footprint.bytes_per_obj.256"]
+
+
+# Counted rows: (what, SLQB's events, SLUB's events), each the sum of its events
+# per 1000 allocations. A lock or an atomic on shared data: SLQB's hand-off of a
+# batch of remote frees takes the owner's remote_free lock, and so does its claim;
+# an off-node allocation or free takes a node's list_lock. SLUB's free to a slab
+# not the CPU's is a cmpxchg on that slab (free_slowpath); it takes list_lock to
+# take a node's partial slab or to move a slab on or off its partial list.
+COUNTED = [
+    ("page-alloc calls", ["page_alloc"], ["alloc_slab"]),
+    ("4 KiB pages", ["slab_pages"], ["slab_pages"]),
+    ("handoff / cmpxchg", ["flush_remote_free_cache"], ["free_slowpath"]),
+    ("claims", ["claim_remote_free_cache"], []),
+    ("node list_lock", ["offnode_alloc", "offnode_free"],
+     ["alloc_from_partial", "free_add_partial", "free_remove_partial"]),
+]
+
+
+NOISE = 10  # a workload counts mostly noise below NOISE x the counting's own allocations
+
+
+def counted(d):
+    """counts.csv -> ({workload: {alloc: {event: per_1k}}}, table lines)."""
+    path = os.path.join(d, "counts.csv")
+    if not os.path.exists(path):
+        return {}, []
+    counts = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            parts = row["metric"].split(".")
+            if parts[0] != "count" or len(parts) < 3:
+                continue
+            w, e = ".".join(parts[1:-1]), parts[-1]
+            counts.setdefault(w, {}).setdefault(row["alloc"], {})[e] = float(row["value"])
+    zero = counts.pop("zero", {})
+    lines = ["Counted, not timed (one boot each of the plain builds, statistics on, after the",
+             "timed rounds): per 1000 allocations of each workload, SLQB / SLUB, net of what",
+             "the counting itself counts (count.zero: %s allocations for SLQB, %s for SLUB)." % (
+                 "%d" % zero["slqb"]["allocs"] if "allocs" in zero.get("slqb", {}) else "-",
+                 "%d" % zero["slub"]["allocs"] if "allocs" in zero.get("slub", {}) else "-"),
+             "* marks a workload of fewer than %d times that many: mostly noise." % NOISE]
+    head = "%-22s | %-15s" % ("workload", "allocations") + "".join(" | %-17s" % c[0][:17] for c in COUNTED)
+    lines += [head, "-" * len(head)]
+    for w in counts:
+        q, u = counts[w].get("slqb"), counts[w].get("slub")
+        noisy = any(counts[w].get(a, {}).get("allocs", 0) < NOISE * zero.get(a, {}).get("allocs", 0)
+                    for a in ("slqb", "slub"))
+        row = "%-22s | %15s" % (w + (" *" if noisy else ""), "%s / %s" % (
+            "%d" % q["allocs"] if q and "allocs" in q else "-", "%d" % u["allocs"] if u and "allocs" in u else "-"))
+        for _, qe, ue in COUNTED:
+            qv = "%.1f" % sum(q.get(e, 0.0) for e in qe) if q and qe else "-"
+            uv = "%.1f" % sum(u.get(e, 0.0) for e in ue) if u and ue else "-"
+            row += " | %17s" % ("%s / %s" % (qv, uv))
+        lines.append(row)
+    lines += ["", "Columns: " + "; ".join("%s: SLQB %s, SLUB %s" % (
+        what, "+".join(qe) or "-", "+".join(ue) or "-") for what, qe, ue in COUNTED) + ".", ""]
+    return counts, lines
 
 
 def load(path):
@@ -247,11 +307,16 @@ def main():
     else:
         lines.append("Performance targets that a TCG guest can speak to (SLQB; indicative only):")
         lines.extend(targets(summary))
+    counts, clines = counted(d)
+    if clines:
+        lines.append("")
+        lines.extend(clines)
     text = "\n".join(lines) + "\n"
     with open(os.path.join(d, "table%s.txt" % sfx), "w") as f:
         f.write(text)
     with open(os.path.join(d, "results%s.json" % sfx), "w") as f:
-        json.dump({"stat": STAT, "rounds": rounds, "allocators": allocs, "metrics": summary}, f, indent=1)
+        json.dump({"stat": STAT, "rounds": rounds, "allocators": allocs, "metrics": summary,
+                   "counts_per_1k_allocs": counts}, f, indent=1)
     sys.stdout.write(text)
     markdown(d, summary, allocs, rounds, KEY_NATIVE if native else KEY, sfx)
     chart(d, order, summary, allocs, sfx)

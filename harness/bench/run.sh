@@ -1,6 +1,6 @@
 #!/bin/bash
 # make bench: SLQB, SLUB and SLAB side by side, from one composed tree.
-#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-f FLAVOUR] [-p PARTS] [-b] [-o DIR]
+#   run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a "slqb slub slab"] [-f FLAVOUR] [-p PARTS] [-b] [-C] [-o DIR]
 #   -r ROUNDS    boots per kernel, interleaved: A B C, B C A, C A B, ... (default 3)
 #   -t TOPOLOGY  a line of harness/boot/topologies (default numa2)
 #   -q           quick: short runs in the guest (module N=5000, 1 s macro runs)
@@ -11,6 +11,7 @@
 #   -p PARTS     what the guest runs: mem,micro,macro (default all)
 #   -b           run harness/build/build.sh on every kernel first (incremental);
 #                without it only a kernel not built yet is built
+#   -C           no counted boots (below)
 #   -o DIR       write the results to DIR (default build/bench/TIME, with
 #                build/bench/latest pointing there; -o leaves latest alone)
 # Kernels are build/out/ALLOC-FLAVOUR (built by harness/build/build.sh under the build lock
@@ -20,12 +21,19 @@
 # build/bench/TIME/: results.csv (every @@BENCH line of every boot),
 # table.txt, results.json, ratios.png, config-diff.txt, logs/, and
 # build/bench/latest points there.
+# Counted, not timed: after the timed rounds, one boot each of SLQB's and
+# SLUB's plain builds (build/out/ALLOC, make check's, whose statistics are
+# on: the counts need SLUB's) runs the workloads of the micro and macro
+# parts again (micro quick), each between two snapshots of the allocator's event
+# counts (guest test bench with harness.count=1). Their count.* lines go to
+# counts.csv, and the report sets page-allocator calls, locks and hand-offs
+# per 1000 allocations side by side.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 command="harness/bench/run.sh $*"
 
-rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild="" flavour=bench res=""
-while getopts "r:t:qa:f:p:bo:" o; do
+rounds=3 topo=numa2 quick=0 allocs="slqb slub slab" parts=mem,micro,macro rebuild="" flavour=bench res="" count=1
+while getopts "r:t:qa:f:p:bCo:" o; do
 	case "$o" in
 	r) rounds=$OPTARG ;;
 	t) topo=$OPTARG ;;
@@ -34,8 +42,9 @@ while getopts "r:t:qa:f:p:bo:" o; do
 	f) flavour=$OPTARG ;;
 	p) parts=$OPTARG ;;
 	b) rebuild=1 ;;
+	C) count=0 ;;
 	o) res=$OPTARG ;;
-	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-f FLAVOUR] [-p PARTS] [-b] [-o DIR]" ;;
+	*) die "usage: run.sh [-r ROUNDS] [-t TOPOLOGY] [-q] [-a ALLOCS] [-f FLAVOUR] [-p PARTS] [-b] [-C] [-o DIR]" ;;
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "rounds must be a positive number, not '$rounds'"
@@ -44,16 +53,25 @@ read -r -a names <<<"$allocs"
 "$HARNESS/check-tools.sh" boot
 
 # The kernels (build names): built when missing (or always with -b; incremental).
-kernels=()
-for a in "${names[@]}"; do
-	k=$a${flavour:+-$flavour}
-	kernels+=("$k")
+# need_kernel ALLOC [FLAVOUR]
+need_kernel() {
+	local k=$1${2:+-$2}
 	if [ -n "$rebuild" ] || [ ! -f "$(build_dir "$k")/arch/x86/boot/bzImage" ]; then
-		note "building $k (harness/build/build.sh $a $flavour; log build/logs/build-$k.log)"
-		# shellcheck disable=SC2086 # no flavour: no argument
-		"$HARNESS/build/build.sh" "$a" $flavour
+		note "building $k (harness/build/build.sh $*; log build/logs/build-$k.log)"
+		"$HARNESS/build/build.sh" "$@"
 	fi
+}
+kernels=() counted=()
+for a in "${names[@]}"; do
+	kernels+=("$a${flavour:+-$flavour}")
+	# shellcheck disable=SC2086 # no flavour: no argument
+	need_kernel "$a" $flavour
 done
+if [ "$count" = 1 ]; then
+	for a in "${names[@]}"; do
+		case "$a" in slqb | slub) counted+=("$a"); need_kernel "$a" ;; esac
+	done
+fi
 
 [ -n "$res" ] || res=$(new_run_dir bench)
 mkdir -p "$res/logs"
@@ -71,18 +89,18 @@ note "configs: only the allocator differs ($n symbol lines, all allocator or der
 mkdir -p "$BUILD/bench/bin"
 gcc -O2 -Wall -o "$BUILD/bench/bin/slqb-benchtool" "$HARNESS/bench/benchtool.c"
 export PATH=$BUILD/bench/bin:$PATH
-for k in "${kernels[@]}"; do
+for k in "${kernels[@]}" "${counted[@]}"; do
 	"$HARNESS/modules/build.sh" "$k" "$HARNESS/modules/slab_bench" > /dev/null
 done
 
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -f '$flavour' -p $parts"
+	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -f '$flavour' -p $parts$([ "$count" = 1 ] || echo " -C")"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 	echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the host makes the results noisier)"
 	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/boot/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
-	for a in "${kernels[@]}"; do
-		echo "kernel $a: Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$a")/.config" | sed 's/^CONFIG_//' | xargs)"
+	for a in "${kernels[@]}" "${counted[@]}"; do
+		echo "kernel $a$(for c in "${counted[@]}"; do [ "$c" != "$a" ] || echo " (counted)"; done): Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$a")/.config" | sed 's/^CONFIG_//' | xargs)"
 	done
 } > "$res/info.txt"
 cat "$res/info.txt" >&2
@@ -119,11 +137,30 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 
+# The counted boots: only their count.* lines (their times are not a fair
+# comparison: the statistics are on).
+[ "${#counted[@]}" = 0 ] || echo "alloc,metric,value,unit" > "$res/counts.csv"
+for a in "${counted[@]}"; do
+	printf 'counted: %s on %s ... ' "$a" "$topo" >&2
+	b=$(date +%s)
+	if SLQB_LOGS=$res/logs SLQB_LOG_NAME=count-$a "$HARNESS/boot/qemu.sh" "$a" "$topo" bench \
+		harness.bench="$parts" harness.quick=$quick harness.count=1 > "$res/logs/count-$a.out" 2>&1; then
+		verdict=PASS
+	else
+		verdict="FAIL ($(grep '^result:' "$res/logs/count-$a.out" | sed 's/^result: //'))"
+		failed=$((failed + 1))
+	fi
+	tr -d '\r' < "$res/logs/count-$a.log" |
+		sed -n 's/.*@@BENCH metric=\(count\.[^ ]*\) value=\([^ ]*\) unit=\([^ ]*\) .*/\1,\2,\3/p' |
+		sed "s/^/$a,/" >> "$res/counts.csv"
+	printf '%s, %d counts, %ds\n' "$verdict" "$(grep -c "^$a," "$res/counts.csv" || true)" $(( $(date +%s) - b )) >&2
+done
+
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res/info.txt" >&2
 py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
 "$py" "$HARNESS/bench/report.py" "$res" | tee "$res/report.out"
 echo "results: $res (table.txt, results.csv, results.json, ratios.png, logs/)"
-[ "$failed" = 0 ] || die "$failed of $total boots failed (their logs: $res/logs/)"
+[ "$failed" = 0 ] || die "$failed of $((total + ${#counted[@]})) boots failed (their logs: $res/logs/)"
 write_record make-bench "make bench: SLQB, SLUB, SLAB under QEMU (TCG: indicative)" \
 	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json" "$res/ratios.png"

@@ -5,8 +5,9 @@
 # have freelist hardening, which SLQB has not and make bench refuses.
 #   smoke.sh [ALLOCS]   (default "slqb slub slab")
 # It checks what make bench promises, not the numbers: every boot passed,
-# each allocator gave the same set of metrics (memory, module, macro), and
-# the table, the CSV, the JSON and the chart were written. Results go to
+# each allocator gave the same set of metrics (memory, module, macro), the
+# counted boots counted each workload, and the table, the CSVs, the JSON
+# and the chart were written. Results go to
 # build/bench/smoke/ (build/bench/latest is left to real runs).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -19,7 +20,7 @@ SLQB_RESULTS=$res/record "$HARNESS/bench/run.sh" -r 1 -q -b -t numa2 -a "$allocs
 bad() { echo "reason: $*"; exit 1; }
 [ "$rc" = 0 ] || bad "harness/bench/run.sh failed (status $rc; logs in $res/logs/)"
 
-for f in table.txt results.csv results.json summary.md ratios.png config-diff.txt info.txt; do
+for f in table.txt results.csv counts.csv results.json summary.md ratios.png config-diff.txt info.txt; do
 	[ -s "$res/$f" ] || bad "make bench wrote no $f"
 done
 # The same metrics from every allocator, and enough of them: a part of the
@@ -38,4 +39,12 @@ for a in "${names[@]}"; do
 	echo "$a: $n metrics"
 done
 grep -q "^kmalloc_pair.64 " "$res/table.txt" || bad "table.txt has no kmalloc_pair.64 row"
+# The counted boots (SLQB's and SLUB's plain builds): each workload counted.
+for a in slqb slub; do
+	case " $allocs " in *" $a "*) ;; *) continue ;; esac
+	for w in micro.kmalloc micro.remote hackbench.socket tcp_rr.other_node; do
+		grep -q "^$a,count\.$w\.allocs," "$res/counts.csv" || bad "the counted boot of $a gave no count.$w.* (counts.csv)"
+	done
+done
+grep -qE "^hackbench\.socket +\| +[0-9.]+ / [0-9.]+ " "$res/table.txt" || bad "table.txt has no counted hackbench.socket row for SLQB and SLUB"
 echo "result: PASS (one quick round of make bench: $(( $(wc -l < "$res/results.csv") - 1 )) results; $res/)"

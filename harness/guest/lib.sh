@@ -178,3 +178,100 @@ kunit_run() {
 	fi
 	rmmod "$mod" 2>/dev/null || true
 }
+
+# --- the allocator's own event counts (counts.sh; bench.sh with harness.count=1) ---
+# Counted, not timed: what the allocator did for a workload, per 1000
+# allocations, which does not wobble with the host as times do under TCG.
+#   SLQB: /proc/vmstat's slqb_* events (always counted).
+#   SLUB: the sums of /sys/kernel/slab/*/EVENT (needs CONFIG_SLUB_STATS).
+#   Both: slab_pages, from each cache's sysfs statistics (count_slab_pages).
+# count_init: the events into COUNT_EVENTS; fails, printing why, for another
+# allocator or a SLUB without its statistics.
+count_init() {
+	COUNT_ALLOC=$(allocator)
+	case "$COUNT_ALLOC" in
+	slqb) COUNT_EVENTS="alloc free remote_free alloc_from_page offnode_alloc offnode_free page_alloc page_free flush_remote_free_cache claim_remote_free_cache flush_free_list page_free_empty" ;;
+	slub)
+		[ -r /sys/kernel/slab/kmalloc-512/alloc_slab ] || { echo "SLUB without CONFIG_SLUB_STATS"; return 1; }
+		# Each a file per cache: the fewer, the less the reads allocate.
+		COUNT_EVENTS="alloc_fastpath alloc_slowpath free_slowpath alloc_slab free_slab alloc_from_partial free_add_partial free_remove_partial" ;;
+	*) echo "allocator $COUNT_ALLOC: no counts"; return 1 ;;
+	esac
+}
+
+# The snapshots read with the shell's builtins, forking nothing: a fork
+# between two snapshots would be counted as the workload's (hundreds of
+# objects each). What the reads themselves allocate (a sysfs file opened
+# is a few objects) count_calibrate measures, and count_report takes off.
+# count_slab_pages: the pages (of 4 KiB) of the slabs made so far, each
+# cache's new slabs (SLQB's stat_page_alloc, SLUB's alloc_slab) times
+# 2^its order now: SLQB's slabs are order 0 for objects up to 1 KiB where
+# SLUB's are up to order 3, so its calls are more and smaller for the
+# same memory.
+count_slab_pages() {
+	local d n o rest sum=0 stat=alloc_slab
+	[ "$COUNT_ALLOC" = slub ] || stat=stat_page_alloc
+	for d in /sys/kernel/slab/*; do
+		# Aliases are links; the first field is the total over CPUs.
+		[ -L "$d" ] || [ ! -r "$d/$stat" ] || {
+			read -r n rest < "$d/$stat"
+			read -r o < "$d/order"
+			sum=$((sum + (n << o)))
+		}
+	done
+	echo "$sum"
+}
+
+# count_snapshot FILE: EVENT VALUE lines, now.
+count_snapshot() {
+	local e d k v n rest
+	if [ "$COUNT_ALLOC" = slqb ]; then
+		while read -r k v; do
+			case " $COUNT_EVENTS " in *" ${k#slqb_} "*) [ "$k" = "${k#slqb_}" ] || echo "${k#slqb_} $v" ;; esac
+		done < /proc/vmstat
+	else
+		for e in $COUNT_EVENTS; do
+			v=0
+			for d in /sys/kernel/slab/*; do
+				# The first field is the total over CPUs; aliases are links.
+				[ -L "$d" ] || [ ! -r "$d/$e" ] || { read -r n rest < "$d/$e"; v=$((v + n)); }
+			done
+			echo "$e $v"
+		done
+	fi > "$1"
+	echo "slab_pages $(count_slab_pages)" >> "$1"
+}
+
+# count_calibrate: what two snapshots count with nothing between them, into
+# /tmp/count-zero (the mean of three), which count_report subtracts; printed
+# as count.zero.EVENT (events, not per 1000 allocations): a workload of not
+# many more allocations than count.zero.allocs is counted mostly in noise.
+count_calibrate() {
+	local i
+	: > /tmp/count-zero.all
+	for i in 1 2 3; do
+		count_snapshot /tmp/count-z0
+		count_snapshot /tmp/count-z1
+		paste /tmp/count-z0 /tmp/count-z1 | awk '{ print $1, $4 - $2 }' >> /tmp/count-zero.all
+	done
+	awk '{ s[$1] += $2; if (!($1 in o)) { o[$1] = n++; k[n - 1] = $1 } }
+		END { for (i = 0; i < n; i++) print k[i], s[k[i]] / 3 }' /tmp/count-zero.all > /tmp/count-zero
+	awk '{ printf "@@BENCH metric=count.zero.%s value=%.1f unit=events better=lower\n", $1, $2 }
+		$1 == "alloc" || $1 ~ /^alloc_(fast|slow)path$/ { n += $2 }
+		END { printf "@@BENCH metric=count.zero.allocs value=%d unit=allocs better=lower\n", n }' /tmp/count-zero
+}
+
+# count_report NAME BEFORE AFTER: @@BENCH metric=count.NAME.EVENT lines,
+# each event per 1000 allocations between the snapshots, less what the
+# snapshots count themselves (count_calibrate, if it ran), and the
+# allocations themselves (SLQB's alloc; SLUB's fast and slow paths) into
+# COUNT_ALLOCS. Fails (returns 1) when there were none.
+count_report() {
+	[ -f /tmp/count-zero ] || awk '{ print $1, 0 }' "$2" > /tmp/count-zero
+	paste "$2" "$3" /tmp/count-zero | awk '{ d = $4 - $2 - $6; print $1, d < 0 ? 0 : d }' > /tmp/count-delta
+	COUNT_ALLOCS=$(awk '$1 == "alloc" || $1 ~ /^alloc_(fast|slow)path$/ { s += $2 } END { printf "%d\n", s }' /tmp/count-delta)
+	[ "$COUNT_ALLOCS" -gt 0 ] || return 1
+	awk -v w="$1" -v n="$COUNT_ALLOCS" '
+		{ printf "@@BENCH metric=count.%s.%s value=%.1f unit=per_1k_allocs better=lower\n", w, $1, $2 * 1000 / n }' /tmp/count-delta
+	echo "@@BENCH metric=count.$1.allocs value=$COUNT_ALLOCS unit=allocs better=lower"
+}

@@ -6,7 +6,12 @@
 # client and server on CPUs of one node and of two). Results are lines
 #   @@BENCH metric=NAME value=V unit=U better=lower|higher
 # Kernel arguments: harness.quick=1 (short runs), harness.bench=mem,micro,macro
-# (the parts, default all), harness.only=GROUP,... (the module's groups).
+# (the parts, default all), harness.only=GROUP,... (the module's groups),
+# harness.count=1 (counted, not timed: each workload of micro and macro, the
+# module once per group, between two snapshots of the allocator's event
+# counts, printing count.WORKLOAD.EVENT lines per 1000 allocations instead
+# of times: guest/lib.sh's count_*; the allocator must count, so SLUB needs
+# CONFIG_SLUB_STATS).
 # slqb-benchtool is built by run.sh (harness/bench/benchtool.c) into
 # build/bench/bin, which it puts on PATH.
 # needs-module: harness/modules/slab_bench
@@ -20,6 +25,7 @@
 quick=$(cmdline_arg harness.quick) || quick=0
 parts=$(cmdline_arg harness.bench) || parts=mem,micro,macro
 only=$(cmdline_arg harness.only) || only=
+count=$(cmdline_arg harness.count) || count=0
 if [ "$quick" = 1 ]; then secs=1 hb="-g 2 -l 50" files=5000; else secs=3 hb="-g 4 -l 100" files=20000; fi
 # Host programs keep their host path in the initramfs: put slqb-benchtool's on PATH.
 tool=$(find / -xdev -name slqb-benchtool -type f 2>/dev/null | head -1)
@@ -43,6 +49,39 @@ node_cpus() {
 }
 failed=0
 
+# counted NAME COMMAND...: the allocator's events while the command ran.
+counted() {
+	local name=$1
+	shift
+	sync
+	count_snapshot /tmp/before
+	"$@" > /tmp/out 2>&1 || { fail "count-$name" "$* failed: $(tail -n 2 /tmp/out)"; failed=1; return; }
+	count_snapshot /tmp/after
+	count_report "$name" /tmp/before /tmp/after || { fail "count-$name" "no allocations counted"; failed=1; }
+}
+# workload METRIC UNIT lower|higher COMMAND...: the command prints the
+# value; with harness.count=1 its counts instead.
+workload() {
+	local m=$1 u=$2 b=$3 v
+	shift 3
+	if [ "$count" = 1 ]; then counted "$m" "$@"; return; fi
+	v=$("$@") || { fail "$m" "$1 failed"; failed=1; return; }
+	bench "$m" "$v" "$u" "$b"
+}
+hackbench_time() {	# its Time: line's seconds
+	local t
+	t=$(hackbench "$@" 2>&1 | sed -n 's/^Time: *//p')
+	[ -n "$t" ] && echo "$t"
+}
+ko=/lib/modules/extra/slab_bench.ko
+# One group of the module, loaded and unloaded (counted mode).
+micro_group() { insmod $ko quick=1 only="$1" && rmmod slab_bench; }
+if [ "$count" = 1 ]; then
+	count_init > /tmp/count-why || { fail bench-count "$(cat /tmp/count-why)"; exit 0; }
+	count_calibrate
+	parts=$(echo ",$parts," | sed 's/,mem,/,/; s/^,//; s/,$//')
+fi
+
 if want mem; then
 	mem boot
 	mkdir -p /tmp/peak
@@ -63,8 +102,14 @@ if want mem; then
 	pass bench-mem "$n files at the peak"
 fi
 
-if want micro; then
-	ko=/lib/modules/extra/slab_bench.ko
+if want micro && [ "$count" = 1 ]; then
+	# Not cache and bulk: they destroy their caches, and SLUB's counts
+	# with them, before the module is unloaded.
+	for g in $(echo "${only:-kmalloc,remote,handoff,allcpu}" | tr ',' ' '); do
+		counted "micro.$g" micro_group "$g"
+	done
+	[ "$failed" = 1 ] || pass bench-micro "counted"
+elif want micro; then
 	args="quick=$([ "$quick" = 1 ] && echo 1 || echo 0)"
 	[ -z "$only" ] || args="$args only=$only"
 	# shellcheck disable=SC2086 # args are words
@@ -79,14 +124,13 @@ fi
 
 if want macro; then
 	for mode in "" -p -T; do
-		# shellcheck disable=SC2086 # hb is words
-		t=$(hackbench $hb $mode 2>&1 | sed -n 's/^Time: *//p')
 		name=hackbench$(echo "$mode" | sed 's/^-p/.pipe/; s/^-T/.threads/; s/^$/.socket/')
-		if [ -n "$t" ]; then bench "$name" "$t" s lower; else fail "$name" "no time"; failed=1; fi
+		# shellcheck disable=SC2086 # hb and mode are words
+		workload "$name" s lower hackbench_time $hb $mode
 	done
-	bench forkexec "$(slqb-benchtool forkexec $secs)" ops/s higher
+	workload forkexec ops/s higher slqb-benchtool forkexec $secs
 	mkdir -p /tmp/files
-	bench tmpfs_files "$(slqb-benchtool files /tmp/files $secs)" ops/s higher
+	workload tmpfs_files ops/s higher slqb-benchtool files /tmp/files $secs
 	rm -rf /tmp/files
 	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 	a=$(node_cpus 0 | head -1)
@@ -96,10 +140,9 @@ if want macro; then
 		for where in same_node other_node; do
 			if [ "$where" = same_node ]; then b=$same; else b=$other; fi
 			[ -n "$b" ] || { echo "@@BENCH-SKIP $mode.$where: no such CPU"; continue; }
-			v=$(slqb-benchtool $mode "$a" "$b" $secs) || { fail "$mode.$where" "slqb-benchtool failed"; failed=1; continue; }
-			bench "$mode.$where" "$v" trans/s higher
+			workload "$mode.$where" trans/s higher slqb-benchtool $mode "$a" "$b" $secs
 		done
 	done
-	[ "$failed" = 1 ] || pass bench-macro "hackbench, fork/exec, tmpfs, loopback"
+	[ "$failed" = 1 ] || pass bench-macro "hackbench, fork/exec, tmpfs, loopback$([ "$count" = 1 ] && echo ", counted")"
 fi
 exit 0
