@@ -5,7 +5,9 @@
 # tarball) gets one commit per entry of patches/series: the patch's diff
 # plus the new files its "New-files:" line names, with the patch's own
 # subject and message. git format-patch --cover-letter then writes the
-# mails to build/series/mails. With --check, the mails are also applied
+# mails to build/series/mails, the cover letter from patches/cover-letter.txt
+# with its {{...}} numbers filled in from results/ (dev/cover_numbers.py).
+# With --check, the mails are also applied
 # with git am onto the pristine commit, the result is compared with the
 # composed tree, and checkpatch --strict runs on every mail.
 set -euo pipefail
@@ -54,7 +56,11 @@ done < "$REPO/patches/series"
 rm -rf "$mails"
 g format-patch -q --cover-letter -o "$mails" pristine..slqb
 cover=$(ls "$mails"/0000-*)
-python3 - "$cover" "$REPO/patches/cover-letter.txt" <<'EOF'
+# The cover letter's numbers come from the latest records (results/).
+blurb=$out/cover-letter.txt
+python3 "$HARNESS/dev/cover_numbers.py" "$REPO/results" < "$REPO/patches/cover-letter.txt" > "$blurb" ||
+	die "patches/cover-letter.txt asks for a number no record in results/ holds (above)"
+python3 - "$cover" "$blurb" <<'EOF'
 import sys
 cover, blurb = sys.argv[1], open(sys.argv[2]).read().rstrip('\n')
 subject, _, body = blurb.partition('\n')
