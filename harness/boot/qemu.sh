@@ -84,7 +84,7 @@ else
 	# shellcheck disable=SC2054 # tcg,thread=multi is one argument
 	accel_args=(-accel tcg,thread=multi -cpu qemu64,+rdrand) rng_arg=random.trust_cpu=on
 fi
-append="console=ttyS0 panic=-1 $rng_arg $(echo "$kernel_args" | trim) harness.test=$test harness.alloc=$alloc harness.topo=$(echo "$expect" | tr ' ' ';') $*"
+append="console=ttyS0 panic=-1 $rng_arg $(echo "$kernel_args" | trim) harness.test=$test harness.alloc=$alloc harness.topology=$topo harness.topo=$(echo "$expect" | tr ' ' ';') $*"
 
 # shellcheck disable=SC2206 # the topology's QEMU arguments and SLQB_QEMU_ARGS are words
 cmd=(qemu-system-x86_64 "${accel_args[@]}" $qemu_args ${SLQB_QEMU_ARGS:-} -nographic -no-reboot

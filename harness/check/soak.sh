@@ -63,7 +63,7 @@ for t in $topos; do
 	name=$b-$t
 	note "soak: $name, ${secs}s (log $out/$name.log)"
 	rc=0
-	SLQB_LOG_NAME=$name "$HARNESS/boot/qemu.sh" "$b" "$t" soak "harness.secs=$secs" "harness.topology=$t" \
+	SLQB_LOG_NAME=$name "$HARNESS/boot/qemu.sh" "$b" "$t" soak "harness.secs=$secs" \
 		> "$out/$name.out" 2>&1 || rc=$?
 	line=$(tr -d '\r' < "$out/$name.log" | grep -m1 '^@@SOAK ' || true)
 	if [ "$rc" = 0 ]; then result=PASS; else result=FAIL; failed=$((failed + 1)); fi

@@ -75,7 +75,7 @@ lkdtm=$(cmdline_arg harness.lkdtm) || lkdtm=
 brk=$(cmdline_arg harness.soak_break) || brk=
 brk=" $(echo "$brk" | tr ',' ' ') "
 alloc=$(cmdline_arg harness.alloc) || alloc=$(allocator)
-topo=$(cmdline_arg harness.topology) || topo=unknown	# the soak runner names it
+topo=$(cmdline_arg harness.topology) || topo=unknown	# qemu.sh names it
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 [ "$nodes" -gt 0 ] || nodes=1
