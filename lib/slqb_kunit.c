@@ -703,13 +703,6 @@ static void slqb_test_node_fallback(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
-/*
- * The emergency reserves: objects of a page from the reserves go only to
- * callers entitled to them, freed ones included, and an entitled caller
- * uses the reserve page it has before it takes another. The suite makes
- * the test cache's new pages for entitled callers seem to come from the
- * reserves, as the page allocator's would when it gives them.
- */
 struct reserves {
 	struct batch *b;	/* plain allocations, then one more */
 	void *r1, *r2;		/* the entitled ones */
@@ -742,9 +735,14 @@ static long alloc_reserves(void *arg)
 }
 
 /*
- * On every CPU: one on a node without memory gets its pages, the reserve
- * page among them, from another node, and must look for that page on
- * the node list it went to, not its own node's.
+ * The emergency reserves: objects of a page from the reserves go only to
+ * callers entitled to them, freed ones included, and an entitled caller
+ * uses the reserve page it has before it takes another. The suite makes
+ * the test cache's new pages for entitled callers seem to come from the
+ * reserves, as the page allocator's would when it gives them. On every
+ * CPU: one on a node without memory gets its pages, the reserve page
+ * among them, from another node, and must look for that page on the node
+ * list it went to, not its own node's.
  */
 static void slqb_test_reserves(struct kunit *test)
 {

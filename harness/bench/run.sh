@@ -93,18 +93,22 @@ for k in "${kernels[@]}" "${counted[@]}"; do
 	"$HARNESS/modules/build.sh" "$k" "$HARNESS/modules/slab_bench" > /dev/null
 done
 
+kernel_info() {	# kernel_info BUILD SUFFIX: its line of info.txt
+	local d
+	d=$(build_dir "$1")
+	echo "kernel $1$2: Linux $(cat "$d/kernelversion" 2>/dev/null), built $(stat -c %y "$d/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$d/.config" | sed 's/^CONFIG_//' | xargs)"
+}
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "command: harness/bench/run.sh -r $rounds -t $topo$([ "$quick" = 1 ] && echo " -q") -a '$allocs' -f '$flavour' -p $parts$([ "$count" = 1 ] || echo " -C")"
 	echo "host: $(uname -srm), $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
 	echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the host makes the results noisier)"
 	echo "qemu: $(qemu-system-x86_64 --version | head -1), accel $("$HARNESS/boot/kvm-probe.sh" "$(build_dir "${kernels[0]}")/arch/x86/boot/bzImage")"
-	for a in "${kernels[@]}" "${counted[@]}"; do
-		echo "kernel $a$(for c in "${counted[@]}"; do [ "$c" != "$a" ] || echo " (counted)"; done): Linux $(cat "$(build_dir "$a")/kernelversion" 2>/dev/null), built $(stat -c %y "$(build_dir "$a")/arch/x86/boot/bzImage" | cut -d. -f1), $(grep -E '^CONFIG_(SLAB|SLUB|SLQB)[A-Z_]*=' "$(build_dir "$a")/.config" | sed 's/^CONFIG_//' | xargs)"
-	done
+	for a in "${kernels[@]}"; do kernel_info "$a" ""; done
+	for a in "${counted[@]}"; do kernel_info "$a" " (counted)"; done
 } > "$res/info.txt"
 cat "$res/info.txt" >&2
-if grep -v '(counted)' "$res/info.txt" | grep -qE '_STATS=y'; then
+if grep '^kernel [^ ]*:' "$res/info.txt" | grep -qE '_STATS=y'; then
 	note "warning: an allocator counts its events per cache (a *_STATS option is on): the comparison is not fair"
 fi
 

@@ -185,18 +185,20 @@ kunit_run() {
 #   SLQB: /proc/vmstat's slqb_* events (always counted).
 #   SLUB: the sums of /sys/kernel/slab/*/EVENT (needs CONFIG_SLUB_STATS).
 #   Both: slab_pages, from each cache's sysfs statistics (count_slab_pages).
-# count_init: the events into COUNT_EVENTS; fails, printing why, for another
-# allocator or a SLUB without its statistics.
+# count_init: the events into COUNT_EVENTS, then count_calibrate; fails,
+# printing why on stderr, for another allocator or a SLUB without its
+# statistics.
 count_init() {
 	COUNT_ALLOC=$(allocator)
 	case "$COUNT_ALLOC" in
 	slqb) COUNT_EVENTS="alloc free remote_free alloc_from_page offnode_alloc offnode_free page_alloc page_free flush_remote_free_cache claim_remote_free_cache flush_free_list page_free_empty" ;;
 	slub)
-		[ -r /sys/kernel/slab/kmalloc-512/alloc_slab ] || { echo "SLUB without CONFIG_SLUB_STATS"; return 1; }
+		[ -r /sys/kernel/slab/kmalloc-512/alloc_slab ] || { echo "SLUB without CONFIG_SLUB_STATS" >&2; return 1; }
 		# Each a file per cache: the fewer, the less the reads allocate.
 		COUNT_EVENTS="alloc_fastpath alloc_slowpath free_slowpath alloc_slab free_slab alloc_from_partial free_add_partial free_remove_partial" ;;
-	*) echo "allocator $COUNT_ALLOC: no counts"; return 1 ;;
+	*) echo "allocator $COUNT_ALLOC: no counts" >&2; return 1 ;;
 	esac
+	count_calibrate
 }
 
 # The snapshots read with the shell's builtins, forking nothing: a fork
@@ -248,14 +250,14 @@ count_snapshot() {
 # many more allocations than count.zero.allocs is counted mostly in noise.
 count_calibrate() {
 	local i
-	: > /tmp/count-zero.all
 	for i in 1 2 3; do
 		count_snapshot /tmp/count-z0
 		count_snapshot /tmp/count-z1
-		paste /tmp/count-z0 /tmp/count-z1 | awk '{ print $1, $4 - $2 }' >> /tmp/count-zero.all
+		paste /tmp/count-z0 /tmp/count-z1 | awk '{ print $1, $4 - $2 }' > /tmp/count-zero.$i
 	done
-	awk '{ s[$1] += $2; if (!($1 in o)) { o[$1] = n++; k[n - 1] = $1 } }
-		END { for (i = 0; i < n; i++) print k[i], s[k[i]] / 3 }' /tmp/count-zero.all > /tmp/count-zero
+	# The snapshots list the same events in the same order.
+	paste /tmp/count-zero.1 /tmp/count-zero.2 /tmp/count-zero.3 |
+		awk '{ print $1, ($2 + $4 + $6) / 3 }' > /tmp/count-zero
 	awk '{ printf "@@BENCH metric=count.zero.%s value=%.1f unit=events better=lower\n", $1, $2 }
 		$1 == "alloc" || $1 ~ /^alloc_(fast|slow)path$/ { n += $2 }
 		END { printf "@@BENCH metric=count.zero.allocs value=%d unit=allocs better=lower\n", n }' /tmp/count-zero
@@ -263,15 +265,27 @@ count_calibrate() {
 
 # count_report NAME BEFORE AFTER: @@BENCH metric=count.NAME.EVENT lines,
 # each event per 1000 allocations between the snapshots, less what the
-# snapshots count themselves (count_calibrate, if it ran), and the
-# allocations themselves (SLQB's alloc; SLUB's fast and slow paths) into
-# COUNT_ALLOCS. Fails (returns 1) when there were none.
+# snapshots count themselves (count_calibrate), and the allocations
+# themselves (SLQB's alloc; SLUB's fast and slow paths) into COUNT_ALLOCS.
+# Fails (returns 1) when there were none.
 count_report() {
-	[ -f /tmp/count-zero ] || awk '{ print $1, 0 }' "$2" > /tmp/count-zero
 	paste "$2" "$3" /tmp/count-zero | awk '{ d = $4 - $2 - $6; print $1, d < 0 ? 0 : d }' > /tmp/count-delta
 	COUNT_ALLOCS=$(awk '$1 == "alloc" || $1 ~ /^alloc_(fast|slow)path$/ { s += $2 } END { printf "%d\n", s }' /tmp/count-delta)
 	[ "$COUNT_ALLOCS" -gt 0 ] || return 1
 	awk -v w="$1" -v n="$COUNT_ALLOCS" '
 		{ printf "@@BENCH metric=count.%s.%s value=%.1f unit=per_1k_allocs better=lower\n", w, $1, $2 * 1000 / n }' /tmp/count-delta
 	echo "@@BENCH metric=count.$1.allocs value=$COUNT_ALLOCS unit=allocs better=lower"
+}
+
+# count_run NAME COMMAND...: the allocator's events while the command ran,
+# as count_report prints them; fails (FAIL count-NAME, returns 1) when the
+# command failed or nothing was allocated.
+count_run() {
+	local name=$1
+	shift
+	sync
+	count_snapshot /tmp/before
+	"$@" > /tmp/out 2>&1 || { fail "count-$name" "$* failed: $(tail -n 2 /tmp/out)"; return 1; }
+	count_snapshot /tmp/after
+	count_report "$name" /tmp/before /tmp/after || { fail "count-$name" "no allocations counted"; return 1; }
 }

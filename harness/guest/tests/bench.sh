@@ -50,15 +50,7 @@ node_cpus() {
 failed=0
 
 # counted NAME COMMAND...: the allocator's events while the command ran.
-counted() {
-	local name=$1
-	shift
-	sync
-	count_snapshot /tmp/before
-	"$@" > /tmp/out 2>&1 || { fail "count-$name" "$* failed: $(tail -n 2 /tmp/out)"; failed=1; return; }
-	count_snapshot /tmp/after
-	count_report "$name" /tmp/before /tmp/after || { fail "count-$name" "no allocations counted"; failed=1; }
-}
+counted() { count_run "$@" || failed=1; }
 # workload METRIC UNIT lower|higher COMMAND...: the command prints the
 # value; with harness.count=1 its counts instead.
 workload() {
@@ -77,8 +69,7 @@ ko=/lib/modules/extra/slab_bench.ko
 # One group of the module, loaded and unloaded (counted mode).
 micro_group() { insmod $ko quick=1 only="$1" && rmmod slab_bench; }
 if [ "$count" = 1 ]; then
-	count_init > /tmp/count-why || { fail bench-count "$(cat /tmp/count-why)"; exit 0; }
-	count_calibrate
+	count_init 2> /tmp/count-why || { fail bench-count "$(cat /tmp/count-why)"; exit 0; }
 	parts=$(echo ",$parts," | sed 's/,mem,/,/; s/^,//; s/,$//')
 fi
 

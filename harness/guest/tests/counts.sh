@@ -2,7 +2,7 @@
 # allocations. hackbench (sockets, then pipes: 4 groups, 200 loops, 512-byte
 # messages) is the producer/consumer pattern of pipes, sockets and
 # networking, where most frees are remote. The counting is guest/lib.sh's
-# (count_init, count_snapshot, count_report).
+# (count_init, count_run).
 # Lines: @@BENCH metric=count.WORKLOAD.EVENT value=PER_1000_ALLOCS ...
 # SLQB's page_alloc, SLUB's alloc_slab: pages from the page allocator;
 # SLQB's flush_remote_free_cache (a locked hand-off of a batch), SLUB's
@@ -15,17 +15,11 @@
 # needs-prog: hackbench
 . /harness/lib.sh
 
-count_init > /tmp/count-why || { fail counts "$(cat /tmp/count-why)"; exit 0; }
-count_calibrate
+count_init 2> /tmp/count-why || { fail counts "$(cat /tmp/count-why)"; exit 0; }
 
 run() {	# run NAME COMMAND...
 	local name=$1
-	shift
-	sync
-	count_snapshot /tmp/before
-	"$@" > /tmp/out 2>&1 || { fail "counts-$name" "$* failed: $(tail -n 2 /tmp/out)"; return; }
-	count_snapshot /tmp/after
-	count_report "$name" /tmp/before /tmp/after || { fail "counts-$name" "no allocations counted"; return; }
+	count_run "$@" || return
 	pass "counts-$name" "$COUNT_ALLOCS allocations"
 	judge "$name" "$COUNT_ALLOCS"
 }
