@@ -152,14 +152,22 @@ print(json.dumps([dict(zip(rows[0], map(num, r))) for r in rows[2:]], indent=1))
 ' "$1"
 }
 
+# --- results: one format, JSON lines (results.py; README: Results) ---
+# results_add FILE KEY=VALUE...: one line of a run's results (FILE, its
+# results.jsonl), e.g. kind=verdict test=NAME result=pass seconds=12.
+results_add() { python3 "$HARNESS/results.py" add "$@"; }
+# results_log FILE LOG KEY=VALUE...: a metric line per @@BENCH line (and
+# per numeric field of an @@SOAK line) of the console log LOG, each with
+# the KEY=VALUEs (alloc=, round=, ...).
+results_log() { python3 "$HARNESS/results.py" log "$@"; }
+
 # --- results records (make check, make bench, make bench-uml, make scale,
 # make soak, make lkdtm-compare) ---
 # write_record NAME TITLE COMMAND FILE...: a dated Markdown record of a
 # result, results/DATE-NAME.md (SLQB_RESULTS names another folder): when, on
 # what machine, by which command, at which commit, then each FILE in a code
-# block; a FILE ending in .json is copied beside it as DATE-NAME.json, one
-# ending in .png (a chart, if there is one) as DATE-NAME.png, shown in the
-# record. The
+# block; the run's results.jsonl is copied beside it as DATE-NAME.jsonl, a
+# chart (.png, if there is one) as DATE-NAME.png, shown in the record. The
 # records are committed by hand when a result is worth keeping; a committed
 # one is never overwritten (a second run that day writes DATE-HHMM-NAME).
 write_record() {
@@ -179,7 +187,7 @@ write_record() {
 		echo "- tree: $(git -C "$REPO" describe --always --dirty) ($(git -C "$REPO" log -1 --format=%s | cut -c1-72))"
 		for f in "$@"; do
 			case "$f" in
-			*.json) continue ;;
+			*.json | *.jsonl) continue ;;
 			*.png)	# a chart, if the run could draw one
 				if [ -f "$f" ]; then printf '\n![%s](%s.png)\n' "${f##*/}" "${out##*/}"; fi
 				continue ;;
@@ -191,7 +199,7 @@ write_record() {
 	} > "$out.md"
 	for f in "$@"; do
 		case "$f" in
-		*.json) cp "$f" "$out.json" ;;
+		*.json | *.jsonl) cp "$f" "$out.${f##*.}" ;;
 		*.png) if [ -f "$f" ]; then cp "$f" "$out.png"; fi ;;
 		esac
 	done

@@ -16,7 +16,8 @@
 # N skipped]', after a line with the seconds spent building and booting.
 # Exits 1 on any FAIL.
 # Each run keeps its reports in build/logs/check/TIME-PID/ (NAME.out, the
-# guests' serial logs, times), build/logs/check/latest pointing to the last:
+# guests' serial logs, times, summary, and results.jsonl: a verdict line a
+# test, harness/results.py), build/logs/check/latest pointing to the last:
 # two runs at once (two people on one machine) do not clobber each other.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -141,22 +142,13 @@ report() {	# report PASS|FAIL|SKIP name [reason]
 	FAIL) failed=$((failed + 1)); say "FAIL $2: $3${secs:+ [${secs}s]}" ;;
 	SKIP) skipped=$((skipped + 1)); say "SKIP $2: $3" ;;
 	esac
-	local why=${3:-}	# for the record's JSON: a line a test
-	printf '%s\t%s\t%s\t%s\n' "$2" "$1" "$secs" "${why//$'\n'/ }" >> "$results/verdicts"
-}
-# summary_json VERDICTS PASSED FAILED SKIPPED SECONDS: the run as JSON, for
-# its record: the counts, the seconds, and each test's name, verdict,
-# seconds (null for a SKIP) and reason (a PASS's detail, if any).
-summary_json() {
-	python3 -c '
-import json, sys
-verdicts, counts = sys.argv[1], [int(a) for a in sys.argv[2:]]
-tests = []
-for line in open(verdicts):
-    name, verdict, secs, reason = line.rstrip("\n").split("\t", 3)
-    tests.append({"name": name, "verdict": verdict, "seconds": int(secs) if secs else None, "reason": reason})
-print(json.dumps(dict(zip(("passed", "failed", "skipped", "seconds"), counts), tests=tests), indent=1))
-' "$@"
+	# The run's results (results.jsonl): a verdict line a test, with its
+	# kernel and topology.
+	local ctx=() why=${3:-}
+	[ "${build:--}" = - ] || ctx+=(build="$build" alloc="${build%%-*}")
+	[ "${topo:--}" = - ] || ctx+=(topology="$topo")
+	results_add "$results/results.jsonl" kind=verdict test="$2" result="${1,,}" seconds="$secs" \
+		detail="${why//$'\n'/ }" ${ctx[@]+"${ctx[@]}"}
 }
 # unmet NEEDS: why a test with these needs does not run, if it does not:
 # 'SKIP reason' (a level not asked for; SLQB not in the series yet) or
@@ -259,12 +251,11 @@ summary="$passed passed, $failed failed"
 [ "$skipped" = 0 ] || summary="$summary, $skipped skipped"
 echo "$summary" >> "$results/summary"
 # A whole check (no test named) leaves a dated record in results/, the
-# summary and its JSON.
+# summary and its results.jsonl.
 if [ -z "$named" ]; then
-	summary_json "$results/verdicts" "$passed" "$failed" "$skipped" "$total" > "$results/summary.json"
 	write_record make-check "make check" \
 		"make check${CHECK_FULL:+ FULL=1}${CHECK_DEBUG:+ DEBUG=1}${CHECK_LONG:+ LONG=1}" \
-		"$results/summary" "$results/summary.json"
+		"$results/summary" "$results/results.jsonl"
 fi
 echo "$summary"
 [ "$failed" = 0 ] || exit 1	# after the summary, which must be the last line
