@@ -46,6 +46,8 @@ NUMBER = re.compile(r"-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
 
 def check(rec):
     """rec if it is a valid line, else ValueError saying why."""
+    if not isinstance(rec, dict):
+        raise ValueError("not a JSON object")
     kind = rec.get("kind")
     if kind not in KINDS:
         raise ValueError("kind %r is not one of %s" % (kind, ", ".join(KINDS)))
@@ -101,7 +103,7 @@ def append(path, recs):
     lines = []
     for rec in recs:
         rec = dict({"run": run_of(path)}, **rec)
-        lines.append(json.dumps(check(rec), sort_keys=False) + "\n")
+        lines.append(json.dumps(check(rec)) + "\n")
     with open(path, "a") as f:
         f.writelines(lines)
 
@@ -200,8 +202,12 @@ def main(argv):
             append(argv[1], from_log(f.read(), **parse_pairs(argv[3:])))
     elif len(argv) >= 3 and argv[0] == "get":
         recs = select(read(argv[1]), **parse_pairs(argv[3:]))
-        for r in recs:
-            print("\t".join("" if r.get(k) is None else str(r[k]) for k in argv[2].split(",")))
+        try:
+            for r in recs:
+                print("\t".join("" if r.get(k) is None else str(r[k]) for k in argv[2].split(",")))
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader has what it wanted (grep -q)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     else:
         sys.stderr.write("usage: results.py add FILE KEY=VALUE... | log FILE LOG KEY=VALUE... |"
                          " get FILE FIELD,... [KEY=VALUE...]\n")

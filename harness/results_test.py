@@ -39,6 +39,7 @@ class CheckTest(unittest.TestCase):
 
 	def test_refused(self):
 		for rec, why in (
+				([1, 2], 'not a JSON object'),
 				({'run': 'r', 'kind': 'note'}, 'kind'),
 				({'run': 'r', 'kind': 'verdict', 'test': 't'}, 'without result'),
 				({'kind': 'verdict', 'test': 't', 'result': 'pass'}, 'without run'),

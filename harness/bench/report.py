@@ -1,31 +1,30 @@
 #!/usr/bin/python3
 """The comparison table of a benchmark run: report.py RESULTS_DIR [native] [best]
 
-Reads RESULTS_DIR/results.csv (round,alloc,metric,value,unit,better; one line
-per @@BENCH line of every boot) and writes, in RESULTS_DIR:
+Reads RESULTS_DIR/results.jsonl (harness/results.py: a metric line per @@BENCH
+line of every boot, with its alloc and round) and writes, in RESULTS_DIR:
   table.txt     per metric: each allocator's median over the rounds, its spread
                 ((max - min) / median), its ratio to SLUB's median, and a mark
                 where the difference to SLUB is larger than the noise
-  results.json  the same, with every round's values
   summary.md    the key metrics (KEY below) as a Markdown table, for the README
   ratios.png    a chart of the ratios to SLUB (when matplotlib is there)
-and prints table.txt. With RESULTS_DIR/counts.csv (alloc,metric,value,unit: the
-count.WORKLOAD.EVENT lines of run.sh's counted boots), table.txt and results.json
-also give, per workload, SLQB's and SLUB's page-allocator calls, locks and
+and prints table.txt. With the count.WORKLOAD.EVENT lines of run.sh's counted
+boots (lines without a round), table.txt also gives, per workload, SLQB's and SLUB's page-allocator calls, locks and
 hand-offs per 1000 allocations side by side (COUNTED below). The mark: '+' better than SLUB, '-' worse, only when
 there are at least 2 rounds and the two allocators' ranges over the rounds
 (min..max) do not overlap; with one round nothing is marked. "native" (UML
 runs, harness/bench/uml.sh): the issue's native UP targets instead of the
 TCG ones, and KEY_NATIVE in summary.md. "best": each allocator's best value over
 the rounds (min, or max where higher is better) instead of the median, into
-table-best.txt, results-best.json, summary-best.md, ratios-best.png (for noise
+table-best.txt, summary-best.md, ratios-best.png (for noise
 that only ever slows a run down, such as a busy host).
 """
-import csv
-import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import results  # noqa: E402 (harness/results.py: the results format)
 
 BASE = "slub"
 KEY = ["mem.boot.slab", "mem.peak.slab", "mem.after_shrink.slab", "mem.caches_le1k_order_gt0",
@@ -63,19 +62,11 @@ COUNTED = [
 NOISE = 10  # a workload counts mostly noise below NOISE x the counting's own allocations
 
 
-def counted(d):
-    """counts.csv -> ({workload: {alloc: {event: per_1k}}}, table lines)."""
-    path = os.path.join(d, "counts.csv")
-    if not os.path.exists(path):
-        return {}, []
-    counts = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            parts = row["metric"].split(".")
-            if parts[0] != "count" or len(parts) < 3:
-                continue
-            w, e = ".".join(parts[1:-1]), parts[-1]
-            counts.setdefault(w, {}).setdefault(row["alloc"], {})[e] = float(row["value"])
+def counted(counts):
+    """{workload: {alloc: {event: per_1k}}} (results.bench()) -> table lines."""
+    if not counts:
+        return []
+    counts = dict(counts)
     zero = counts.pop("zero", {})
     lines = ["Counted, not timed (one boot each of the plain builds, statistics on, after the",
              "timed rounds): per 1000 allocations of each workload, SLQB / SLUB, net of what",
@@ -98,23 +89,17 @@ def counted(d):
         lines.append(row)
     lines += ["", "Columns: " + "; ".join("%s: SLQB %s, SLUB %s" % (
         what, "+".join(qe) or "-", "+".join(ue) or "-") for what, qe, ue in COUNTED) + ".", ""]
-    return counts, lines
+    return lines
 
 
 def load(path):
-    data = {}  # metric -> {"unit", "better", "values": {alloc: [v...]}}
-    order = []
-    allocs = []
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            m = row["metric"]
-            if m not in data:
-                data[m] = {"unit": row["unit"], "better": row["better"], "values": {}}
-                order.append(m)
-            if row["alloc"] not in allocs:
-                allocs.append(row["alloc"])
-            data[m]["values"].setdefault(row["alloc"], []).append(float(row["value"]))
-    return data, order, allocs
+    """results.jsonl -> ({metric: {"unit", "better", "values": {alloc: [one a
+    round]}}}, the metrics in order, the allocators, the counts)."""
+    b = results.bench(results.read(path))
+    data = {m: {"unit": e["unit"], "better": e["better"],
+                "values": {a: v["values"] for a, v in e.items() if isinstance(v, dict)}}
+            for m, e in b["metrics"].items()}
+    return data, b["order"], b["allocators"], b["counts_per_1k_allocs"]
 
 
 STAT = "median"  # or "best"
@@ -260,7 +245,7 @@ def main():
     native = "native" in sys.argv[2:]
     STAT = "best" if "best" in sys.argv[2:] else "median"
     sfx = "-best" if STAT == "best" else ""
-    data, order, allocs = load(os.path.join(d, "results.csv"))
+    data, order, allocs, counts = load(os.path.join(d, "results.jsonl"))
     allocs = [a for a in ("slqb", "slub", "slab") if a in allocs] + [a for a in allocs if a not in ("slqb", "slub", "slab")]
     rounds = max((len(v) for m in data.values() for v in m["values"].values()), default=0)
     summary = {}
@@ -307,16 +292,13 @@ def main():
     else:
         lines.append("Performance targets that a TCG guest can speak to (SLQB; indicative only):")
         lines.extend(targets(summary))
-    counts, clines = counted(d)
+    clines = counted(counts)
     if clines:
         lines.append("")
         lines.extend(clines)
     text = "\n".join(lines) + "\n"
     with open(os.path.join(d, "table%s.txt" % sfx), "w") as f:
         f.write(text)
-    with open(os.path.join(d, "results%s.json" % sfx), "w") as f:
-        json.dump({"stat": STAT, "rounds": rounds, "allocators": allocs, "metrics": summary,
-                   "counts_per_1k_allocs": counts}, f, indent=1)
     sys.stdout.write(text)
     markdown(d, summary, allocs, rounds, KEY_NATIVE if native else KEY, sfx)
     chart(d, order, summary, allocs, sfx)

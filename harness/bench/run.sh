@@ -18,15 +18,16 @@
 # when missing). Their merged configs are diffed: only the allocator and what
 # Kconfig derives from it may differ, else the run stops. Each boot runs the
 # guest test 'bench' (harness/guest/tests/bench.sh). Results go to
-# build/bench/TIME/: results.csv (every @@BENCH line of every boot),
-# table.txt, results.json, ratios.png, config-diff.txt, logs/, and
-# build/bench/latest points there.
+# build/bench/TIME/: results.jsonl (harness/results.py: a metric line per
+# @@BENCH line of every boot, a verdict line per boot), table.txt,
+# summary.md, ratios.png, config-diff.txt, logs/, and build/bench/latest
+# points there.
 # Counted, not timed: after the timed rounds, one boot each of SLQB's and
 # SLUB's plain builds (build/out/ALLOC, make check's, whose statistics are
 # on: the counts need SLUB's) runs the workloads of the micro and macro
 # parts again (micro quick), each between two snapshots of the allocator's event
-# counts (guest test bench with harness.count=1). Their count.* lines go to
-# counts.csv, and the report sets page-allocator calls, locks and hand-offs
+# counts (guest test bench with harness.count=1). Their lines go to
+# results.jsonl without a round, and the report sets page-allocator calls, locks and hand-offs
 # per 1000 allocations side by side.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -112,59 +113,65 @@ if grep '^kernel [^ ]*:' "$res/info.txt" | grep -qE '_STATS=y'; then
 	note "warning: an allocator counts its events per cache (a *_STATS option is on): the comparison is not fair"
 fi
 
-echo "round,alloc,metric,value,unit,better" > "$res/results.csv"
+# boot OUT LOG BUILD KEY=VALUE... -- ARG...: boot the guest test bench on
+# BUILD (qemu.sh, with SLQB_LOGS and SLQB_LOG_NAME from the caller), its
+# report to OUT; every @@BENCH line of its console LOG, even of a failed
+# boot, and its verdict go to results.jsonl with the KEY=VALUEs. Sets
+# verdict (PASS, or FAIL and why) and counts a failure.
+boot() {
+	local out=$1 log=$2 k=$3 keys=() why t0 name word
+	shift 3
+	while [ "$1" != -- ]; do keys+=("$1"); shift; done
+	shift
+	t0=$(date +%s)
+	if "$HARNESS/boot/qemu.sh" "$k" "$topo" bench "$@" > "$out" 2>&1; then
+		verdict=PASS why=
+	else
+		why=$(grep '^result:' "$out" | sed 's/^result: //')
+		verdict="FAIL ($why)"
+		failed=$((failed + 1))
+	fi
+	[ ! -f "$log" ] || results_log "$res/results.jsonl" "$log" "${keys[@]}"
+	name=${log##*/} word=${verdict%% *}
+	results_add "$res/results.jsonl" kind=verdict test="${name%.log}" result="${word,,}" \
+		seconds=$(( $(date +%s) - t0 )) detail="$why" "${keys[@]}"
+}
 total=$((rounds * ${#kernels[@]})) nboot=0 failed=0 start=$(date +%s)
 args=(harness.bench="$parts")
 [ "$quick" = 1 ] && args+=(harness.quick=1)
 for ((r = 1; r <= rounds; r++)); do
 	for ((i = 0; i < ${#kernels[@]}; i++)); do
 		k=${kernels[$(((i + r - 1) % ${#kernels[@]}))]}	# rotate: A B C, B C A, ...
-		a=${k%%-*}	# the allocator, as results.csv names it
+		a=${k%%-*}	# the allocator
 		nboot=$((nboot + 1))
 		b=$(date +%s)
 		printf '[%d/%d] round %d/%d: %s on %s ... ' "$nboot" "$total" "$r" "$rounds" "$k" "$topo" >&2
 		log=$res/logs/r$r-$a.log
-		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a "$HARNESS/boot/qemu.sh" "$k" "$topo" bench "${args[@]}" \
-			> "$res/logs/r$r-$a.out" 2>&1; then
-			verdict=PASS
-		else
-			verdict="FAIL ($(grep '^result:' "$res/logs/r$r-$a.out" | sed 's/^result: //'))"
-			failed=$((failed + 1))
-		fi
-		# Every @@BENCH line, even from a failed boot (its verdict is kept).
-		tr -d '\r' < "$log" | sed -n 's/.*@@BENCH metric=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\) better=\([a-z]*\).*/\1,\2,\3,\4/p' |
-			sed "s/^/$r,$a,/" >> "$res/results.csv"
-		got=$(grep -c "^$r,$a," "$res/results.csv" || true)
+		SLQB_LOGS=$res/logs SLQB_LOG_NAME=r$r-$a boot "$res/logs/r$r-$a.out" "$log" "$k" \
+			alloc="$a" build="$k" topology="$topo" round="$r" -- "${args[@]}"
+		got=$(tr -d '\r' < "$log" | grep -c '@@BENCH metric=' || true)
 		elapsed=$(( $(date +%s) - start ))
 		printf '%s, %d results, %ds (elapsed %dm%02ds, about %dm left)\n' "$verdict" "$got" "$(( $(date +%s) - b ))" \
 			$((elapsed / 60)) $((elapsed % 60)) $(( elapsed * (total - nboot) / nboot / 60 )) >&2
 	done
 done
 
-# The counted boots: only their count.* lines (their times are not a fair
-# comparison: the statistics are on).
-[ "${#counted[@]}" = 0 ] || echo "alloc,metric,value,unit" > "$res/counts.csv"
+# The counted boots: their lines have no round (their times are not a fair
+# comparison: the statistics are on); the report reads their count.* lines.
 for a in "${counted[@]}"; do
 	printf 'counted: %s on %s ... ' "$a" "$topo" >&2
 	b=$(date +%s)
-	if SLQB_LOGS=$res/logs SLQB_LOG_NAME=count-$a "$HARNESS/boot/qemu.sh" "$a" "$topo" bench \
-		harness.bench="$parts" harness.quick=$quick harness.count=1 > "$res/logs/count-$a.out" 2>&1; then
-		verdict=PASS
-	else
-		verdict="FAIL ($(grep '^result:' "$res/logs/count-$a.out" | sed 's/^result: //'))"
-		failed=$((failed + 1))
-	fi
-	tr -d '\r' < "$res/logs/count-$a.log" |
-		sed -n 's/.*@@BENCH metric=\(count\.[^ ]*\) value=\([^ ]*\) unit=\([^ ]*\) .*/\1,\2,\3/p' |
-		sed "s/^/$a,/" >> "$res/counts.csv"
-	printf '%s, %d counts, %ds\n' "$verdict" "$(grep -c "^$a," "$res/counts.csv" || true)" $(( $(date +%s) - b )) >&2
+	SLQB_LOGS=$res/logs SLQB_LOG_NAME=count-$a boot "$res/logs/count-$a.out" "$res/logs/count-$a.log" "$a" \
+		alloc="$a" build="$a" topology="$topo" -- harness.bench="$parts" harness.quick=$quick harness.count=1
+	printf '%s, %d counts, %ds\n' "$verdict" "$(tr -d '\r' < "$res/logs/count-$a.log" | grep -c '@@BENCH metric=count\.' || true)" \
+		$(( $(date +%s) - b )) >&2
 done
 
 echo "load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res/info.txt" >&2
 py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
 "$py" "$HARNESS/bench/report.py" "$res" | tee "$res/report.out"
-echo "results: $res (table.txt, results.csv, results.json, ratios.png, logs/)"
+echo "results: $res (table.txt, results.jsonl, ratios.png, logs/)"
 [ "$failed" = 0 ] || die "$failed of $((total + ${#counted[@]})) boots failed (their logs: $res/logs/)"
 write_record make-bench "make bench: SLQB, SLUB, SLAB under QEMU (TCG: indicative)" \
-	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json" "$res/ratios.png"
+	"$command" "$res/info.txt" "$res/table.txt" "$res/results.jsonl" "$res/ratios.png"

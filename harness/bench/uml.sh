@@ -24,7 +24,7 @@
 # kernels are built with ccache into build/out/um-ALLOC from tinyconfig +
 # harness/bench/uml.config + CONFIG_ALLOC=y; their merged configs are diffed
 # and must differ in allocator symbols only.
-# Results: build/bench/uml-TIME/ (logs/, results.csv, config-diff.txt,
+# Results: build/bench/uml-TIME/ (logs/, results.jsonl, config-diff.txt,
 # info.txt; build/bench/uml-latest links to it) and two tables (report.py,
 # native targets), both printed: table.txt, each allocator's median over the
 # rounds, and table-best.txt, its best round. The host's noise here only ever
@@ -176,23 +176,28 @@ boot() {
 	grep -q '@@BENCH-DONE' "$log"
 }
 
-echo "round,alloc,metric,value,unit,better" > "$res/results.csv"
+# Each boot's @@BENCH lines and its verdict go to results.jsonl
+# (harness/results.py).
 n=${#kernels[@]} failed=0
 for ((r = 1; r <= rounds; r++)); do
 	for ((i = 0; i < n; i++)); do
 		a=${kernels[$(( (i + r - 1) % n ))]}
 		log=$res/logs/$a.r$r.log
 		t0=$(date +%s)
+		keys=(alloc="$a" build="um-$a" round="$r")
 		if ! boot "$a" "$log"; then
 			echo "round $r: um-$a did not finish the benchmark (log: $log):" >&2
 			tail -15 "$log" >&2
 			failed=1
+			results_add "$res/results.jsonl" kind=verdict test="$a.r$r" result=fail seconds=$(( $(date +%s) - t0 )) \
+				detail="did not finish the benchmark" "${keys[@]}"
 			continue
 		fi
 		errs=$(sed -n 's/.*@@BENCH-DONE errors=\([0-9]*\).*/\1/p' "$log" | tail -1)
 		[ "$errs" = 0 ] || { echo "round $r: um-$a: slab_bench reported $errs error(s) (log: $log)" >&2; failed=1; }
-		sed -n 's/.*@@BENCH metric=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\) better=\([a-z]*\).*/\1,\2,\3,\4/p' "$log" |
-			sed "s/^/$r,$a,/" >> "$res/results.csv"
+		results_log "$res/results.jsonl" "$log" "${keys[@]}"
+		results_add "$res/results.jsonl" kind=verdict test="$a.r$r" result="$([ "$errs" = 0 ] && echo pass || echo fail)" \
+			seconds=$(( $(date +%s) - t0 )) detail="slab_bench: $errs error(s)" "${keys[@]}"
 		note "round $r/$rounds: um-$a done in $(( $(date +%s) - t0 ))s ($(grep -c '@@BENCH metric=' "$log") results)"
 	done
 done
@@ -205,5 +210,5 @@ echo "=== the same, each allocator's best round (table-best.txt) ==="
 note "results: $res"
 [ "$failed" = 0 ] || die "some boots failed or reported errors (see above)"
 write_record make-bench-uml "make bench-uml: SLQB, SLUB, SLAB natively (UML, UP)" \
-	"$command" "$res/info.txt" "$res/table-best.txt" "$res/table.txt" "$res/results.json" \
+	"$command" "$res/info.txt" "$res/table-best.txt" "$res/table.txt" "$res/results.jsonl" \
 	"$res/ratios-best.png"

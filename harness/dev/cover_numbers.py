@@ -2,8 +2,10 @@
 """Fill the cover letter's numbers from the results' records.
 
 cover_numbers.py RESULTS_DIR < TEXT > TEXT: every {{RECORD:...}} in TEXT is
-replaced by what the latest record of RECORD (results/*-RECORD.json, the
-newest by the date line of its .md) says:
+replaced by what the latest record of RECORD says: its results
+(results/*-RECORD.jsonl, harness/results.py's format, or the JSON summary
+results/*-RECORD.json that records before it have), the newest by the date
+line of its .md:
 
   {{RECORD:date}}              the record's date, "2026-12-07 13:36 UTC"
   {{RECORD:rounds}}            its rounds
@@ -30,14 +32,21 @@ import statistics
 import sys
 import textwrap
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import results  # noqa: E402 (harness/results.py: the results format)
+
 PLACEHOLDER = re.compile(r"\{\{([^{}]+)\}\}")
 
 
-def latest(results, record):
-    """The newest RECORD's (json, md) in RESULTS by its date line."""
+def latest(results_dir, record):
+    """The newest RECORD's (date, results, md) in RESULTS by its date line;
+    of a record with both, its .jsonl."""
     found = []
-    for js in glob.glob(os.path.join(results, "*-%s.json" % record)):
-        md = js[:-len(".json")] + ".md"
+    for js in glob.glob(os.path.join(results_dir, "*-%s.json*" % record)):
+        md, ext = os.path.splitext(js)
+        md += ".md"
+        if ext not in (".json", ".jsonl") or ext == ".json" and os.path.exists(js + "l"):
+            continue
         date = ""
         if os.path.exists(md):
             with open(md) as f:
@@ -47,7 +56,7 @@ def latest(results, record):
                         break
         found.append((date, js, md))
     if not found:
-        raise LookupError("no record %s in %s" % (record, results))
+        raise LookupError("no record %s in %s" % (record, results_dir))
     found.sort()
     return found[-1]
 
@@ -73,11 +82,14 @@ def ratios(data, how, globs):
     return out
 
 
-def fill(results, key):
+def fill(results_dir, key):
     parts = key.split(":")
-    date, js, _ = latest(results, parts[0])
-    with open(js) as f:
-        data = json.load(f)
+    date, js, _ = latest(results_dir, parts[0])
+    if js.endswith(".jsonl"):
+        data = results.bench(results.read(js))
+    else:
+        with open(js) as f:
+            data = json.load(f)
     if parts[1:] == ["date"]:
         return date
     if parts[1:] == ["rounds"]:
@@ -100,13 +112,13 @@ def fill(results, key):
 
 
 def main():
-    results = sys.argv[1]
+    results_dir = sys.argv[1]
     text = sys.stdin.read()
     errors = []
 
     def sub(m):
         try:
-            return fill(results, m.group(1))
+            return fill(results_dir, m.group(1))
         except (LookupError, KeyError, ValueError, OSError) as e:
             errors.append("{{%s}}: %s" % (m.group(1), e))
             return m.group(0)
