@@ -21,8 +21,9 @@
 # Each boot runs the guest test 'scale' (harness/guest/tests/scale.sh) with
 # a timeout of 300 s + 30 s per CPU (SLQB_TIMEOUT overrides) and reaches
 # init within 120 s + 5 s per CPU (SLQB_BOOT_TIMEOUT). Results in DIR:
-# results.csv (topology,cpus,nodes,alloc,metric,value,unit), table.txt,
-# results.json, scale.png, info.txt, logs/; then a dated record (results/,
+# results.jsonl (harness/results.py: each boot's @@BENCH lines and verdict,
+# with its topology, cpus, nodes and alloc), table.txt, scale.png,
+# info.txt, logs/; then a dated record (results/,
 # lib.sh's write_record). SCALE_NOBJ and SCALE_QOBJ set the guest's
 # harness.nobj= and harness.qobj= (objects per size and CPU of the workload,
 # 2000; objects of fanout and fanin, 20000).
@@ -91,7 +92,6 @@ cat "$res/info.txt" >&2
 args=()
 [ -z "${SCALE_NOBJ:-}" ] || args+=(harness.nobj="$SCALE_NOBJ")
 [ -z "${SCALE_QOBJ:-}" ] || args+=(harness.qobj="$SCALE_QOBJ")
-echo "topology,cpus,nodes,alloc,metric,value,unit" > "$res/results.csv"
 failed=0 nboot=0 start=$(date +%s)
 for t in $topos; do
 	cpus=$(topo_field "$t" cpus) nodes=$(topo_field "$t" nodes)
@@ -109,25 +109,29 @@ for t in $topos; do
 		nboot=$((nboot + 1))
 		b=$(date +%s)
 		printf '[%d] %s on %s (%d CPUs, %d nodes) ... ' "$nboot" "$k" "$t" "$cpus" "$nodes" >&2
+		why=
 		if SLQB_LOGS=$res/logs SLQB_LOG_NAME=$t-$a SLQB_TIMEOUT=${SLQB_TIMEOUT:-$((300 + 30 * cpus))} \
 			SLQB_BOOT_TIMEOUT=${SLQB_BOOT_TIMEOUT:-$((120 + 5 * cpus))} \
 			"$HARNESS/boot/qemu.sh" "$k" "$t" scale ${args[@]+"${args[@]}"} > "$res/logs/$t-$a.out" 2>&1; then
 			verdict=PASS
 		else
-			verdict="FAIL ($(grep '^result:' "$res/logs/$t-$a.out" | sed 's/^result: //'))"
+			why=$(grep '^result:' "$res/logs/$t-$a.out" | sed 's/^result: //')
+			verdict="FAIL ($why)"
 			failed=$((failed + 1))
 		fi
 		secs=$(( $(date +%s) - b ))
 		log=$res/logs/$t-$a.log
 		# Every @@BENCH line, even of a failed boot; the seconds to init
 		# (the guest's clock) and of the whole boot (the host's).
-		{
-			tr -d '\r' < "$log" | sed -n 's/.*@@BENCH metric=\([^ ]*\) value=\([^ ]*\) unit=\([^ ]*\) .*/\1,\2,\3/p'
-			tr -d '\r' < "$log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init .*/boot.init,\1,s/p'
-			echo "boot.wall,$secs,s"
-		} | sed "s/^/$t,$cpus,$nodes,$a,/" >> "$res/results.csv"
-		printf '%s, %ds (init at %ss)\n' "$verdict" "$secs" \
-			"$(tr -d '\r' < "$log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init .*/\1/p')" >&2
+		keys=(alloc="$a" build="$k" topology="$t" cpus="$cpus" nodes="$nodes")
+		init=$(tr -d '\r' < "$log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init .*/\1/p' | head -1)
+		results_log "$res/results.jsonl" "$log" "${keys[@]}"
+		[ -z "$init" ] || results_add "$res/results.jsonl" kind=metric metric=boot.init value="$init" unit=s "${keys[@]}"
+		results_add "$res/results.jsonl" kind=metric metric=boot.wall value="$secs" unit=s "${keys[@]}"
+		word=${verdict%% *}
+		results_add "$res/results.jsonl" kind=verdict test="$t-$a" result="${word,,}" seconds="$secs" \
+			detail="$why" "${keys[@]}"
+		printf '%s, %ds (init at %ss)\n' "$verdict" "$secs" "$init" >&2
 	done
 done
 echo "boots: $nboot in $(( $(date +%s) - start ))s; load at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$res/info.txt" >&2
@@ -137,10 +141,10 @@ echo "boots: $nboot in $(( $(date +%s) - start ))s; load at end: $(cut -d' ' -f1
 py=python3	# Debian's, which has python3-matplotlib (not a pyenv's)
 [ ! -x /usr/bin/python3 ] || py=/usr/bin/python3
 "$py" "$HARNESS/bench/scale_report.py" "$res" | tee "$res/report.out"
-echo "results: $res (table.txt, results.csv, results.json, scale.png, logs/)"
+echo "results: $res (table.txt, results.jsonl, scale.png, logs/)"
 # A failed boot's numbers are kept (a kernel warning at the end does not
 # undo them): the record says which boots failed and why, and the run fails.
 grep -h '^result: FAIL' "$res"/logs/*.out 2>/dev/null | sed 's/^result: /failed boot: /' >> "$res/info.txt" || true
 write_record make-scale "make scale: SLQB, SLUB, SLAB from 4 to 64 CPUs (TCG)" \
-	"$command" "$res/info.txt" "$res/table.txt" "$res/results.json" "$res/scale.png"
+	"$command" "$res/info.txt" "$res/table.txt" "$res/results.jsonl" "$res/scale.png"
 [ "$failed" = 0 ] || die "$failed of $nboot boots failed (their logs: $res/logs/)"

@@ -1,24 +1,24 @@
 #!/usr/bin/python3
 """The report of make scale: scale_report.py RESULTS_DIR
 
-Reads RESULTS_DIR/results.csv (topology,cpus,nodes,alloc,metric,value,unit;
-the @@BENCH lines of guest/tests/scale.sh, one boot per topology and
-allocator) and writes, in RESULTS_DIR:
+Reads RESULTS_DIR/results.jsonl (harness/results.py: a metric line per @@BENCH
+line of guest/tests/scale.sh, with its topology, cpus, nodes and alloc; one
+boot per topology and allocator) and writes, in RESULTS_DIR:
   table.txt     memory per topology and allocator (Slab: + Percpu: after boot,
                 after the workload, after a trim interval, after shrink; what
                 CPUs hold), the growth per added CPU and per added node (a
                 least-squares fit sum = a + b*cpus + c*nodes over the
                 topologies), the counted queue behaviour per 1000 objects, and
                 the scale targets met or not
-  results.json  the values and the fits
   scale.png     Slab: + Percpu: against CPUs, and the hand-offs per 1000
                 objects (when matplotlib is there)
 and prints table.txt.
 """
-import csv
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import results  # noqa: E402 (harness/results.py: the results format)
 
 ORDER = ("slqb", "slub", "slab")
 PHASES = ("boot", "after_work", "after_trim", "after_shrink")
@@ -27,11 +27,9 @@ COUNTS = ("handoff", "claim", "kick_ipi", "page_alloc", "page_free")
 
 def load(path):
     runs = {}  # (topology, alloc) -> {"cpus", "nodes", "m": {metric: value}}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            e = runs.setdefault((r["topology"], r["alloc"]),
-                                {"cpus": int(r["cpus"]), "nodes": int(r["nodes"]), "m": {}})
-            e["m"][r["metric"]] = float(r["value"])
+    for r in results.select(results.read(path), kind="metric"):
+        e = runs.setdefault((r["topology"], r["alloc"]), {"cpus": r["cpus"], "nodes": r["nodes"], "m": {}})
+        e["m"][r["metric"]] = float(r["value"])
     return runs
 
 
@@ -61,7 +59,7 @@ def f(v, w=7):
 
 def main():
     d = sys.argv[1]
-    runs = load(os.path.join(d, "results.csv"))
+    runs = load(os.path.join(d, "results.jsonl"))
     allocs = [a for a in ORDER if any(k[1] == a for k in runs)]
     topos = []
     for t, _ in sorted(runs, key=lambda k: (runs[k]["cpus"], runs[k]["nodes"])):
@@ -136,8 +134,6 @@ def main():
     text = "\n".join(out) + "\n"
     with open(os.path.join(d, "table.txt"), "w") as fh:
         fh.write(text)
-    with open(os.path.join(d, "results.json"), "w") as fh:
-        json.dump({"runs": {"%s/%s" % k: v for k, v in runs.items()}, "fits": fits}, fh, indent=1)
     sys.stdout.write(text)
     chart(d, runs, allocs, topos)
 
