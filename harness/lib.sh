@@ -138,20 +138,6 @@ new_run_dir() {
 	echo "$dir"
 }
 
-# md_table_json FILE: the first Markdown table in FILE (a header row, the
-# --- row, rows) as JSON: a list of objects keyed by the header, a cell
-# that is a number as a number (make soak's and make lkdtm-compare's
-# records).
-md_table_json() {
-	python3 -c '
-import itertools, json, re, sys
-lines = itertools.takewhile(lambda l: l.startswith("|"), itertools.dropwhile(lambda l: not l.startswith("|"), open(sys.argv[1])))
-rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in lines]
-num = lambda c: (float(c) if "." in c else int(c)) if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", c) else c
-print(json.dumps([dict(zip(rows[0], map(num, r))) for r in rows[2:]], indent=1))
-' "$1"
-}
-
 # --- results: one format, JSON lines (results.py; README: Results) ---
 # results_add FILE KEY=VALUE...: one line of a run's results (FILE, its
 # results.jsonl), e.g. kind=verdict test=NAME result=pass seconds=12.
@@ -187,7 +173,7 @@ write_record() {
 		echo "- tree: $(git -C "$REPO" describe --always --dirty) ($(git -C "$REPO" log -1 --format=%s | cut -c1-72))"
 		for f in "$@"; do
 			case "$f" in
-			*.json | *.jsonl) continue ;;
+			*.jsonl) continue ;;
 			*.png)	# a chart, if the run could draw one
 				if [ -f "$f" ]; then printf '\n![%s](%s.png)\n' "${f##*/}" "${out##*/}"; fi
 				continue ;;
@@ -199,7 +185,7 @@ write_record() {
 	} > "$out.md"
 	for f in "$@"; do
 		case "$f" in
-		*.json | *.jsonl) cp "$f" "$out.${f##*.}" ;;
+		*.jsonl) cp "$f" "$out.jsonl" ;;
 		*.png) if [ -f "$f" ]; then cp "$f" "$out.png"; fi ;;
 		esac
 	done

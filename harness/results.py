@@ -128,12 +128,13 @@ def select(recs, **where):
 
 
 MARKER = re.compile(r"@@(BENCH|SOAK) (.*)")
+SOAK_UNITS = {"secs": "s", "slab_before": "kB", "slab_after": "kB", "slab_pct": "%"}
 
 
 def from_log(text, **extra):
     """The metric lines of a console log's @@BENCH and @@SOAK markers, each
     with extra's keys: @@BENCH metric= value= unit= better= is one; @@SOAK
-    k=v ... is one per numeric field (soak.K, unit "count", its alloc, topology,
+    k=v ... is one per numeric field (soak.K, unit "count" or SOAK_UNITS', its alloc, topology,
     cpus and nodes taken as keys), its other fields in their detail."""
     out = []
     for line in text.replace("\r", "").splitlines():
@@ -159,7 +160,8 @@ def from_log(text, **extra):
         words = " ".join("%s=%s" % kv for kv in fields.items() if not NUMBER.fullmatch(kv[1]))
         for k, v in fields.items():
             if NUMBER.fullmatch(v):
-                rec = dict(ctx, kind="metric", metric="soak." + k, value=number(v), unit="count")
+                rec = dict({"kind": "metric", "metric": "soak." + k, "value": number(v),
+                            "unit": SOAK_UNITS.get(k, "count")}, **ctx)
                 if words:
                     rec["detail"] = words
                 out.append(rec)

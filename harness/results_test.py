@@ -126,7 +126,8 @@ class FromLogTest(unittest.TestCase):
 	def test_soak(self):
 		log = '@@SOAK alloc=slqb topo=numa2 cpus=4 nodes=2 secs=60 hackbench=ok slab_pct=-3\n'
 		recs = results.from_log(log, build='slqb-debug')
-		self.assertEqual([(r['metric'], r['value']) for r in recs], [('soak.secs', 60), ('soak.slab_pct', -3)])
+		self.assertEqual([(r['metric'], r['value'], r['unit']) for r in recs],
+				 [('soak.secs', 60, 's'), ('soak.slab_pct', -3, '%')])
 		self.assertEqual({(r['alloc'], r['topology'], r['cpus'], r['nodes'], r['build'], r['detail']) for r in recs},
 				 {('slqb', 'numa2', 4, 2, 'slqb-debug', 'hackbench=ok')})
 		for r in recs:

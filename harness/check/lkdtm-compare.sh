@@ -15,9 +15,12 @@
 # the report that should catch the type, and nothing else, see
 # guest/tests/lkdtm-compare.sh; a type without its line: the guest died on
 # it, no/no) and fails when SLQB misses a type that SLUB catches, or dies
-# where SLUB survives. The table also goes to LOGDIR/lkdtm-compare.md and,
-# run with no argument (make lkdtm-compare), to a record:
-# results/DATE-make-lkdtm-compare.md and .json (lib.sh's write_record).
+# where SLUB survives. The table also goes to LOGDIR/lkdtm-compare.md, and
+# as results (harness/results.py) to LOGDIR/lkdtm-compare.jsonl: per type
+# and allocator the metrics lkdtm.TYPE.caught and lkdtm.TYPE.alive (1 or 0,
+# what the guest saw in their detail), per type a verdict; run with no
+# argument (make lkdtm-compare), both go to a record:
+# results/DATE-make-lkdtm-compare.md and .jsonl (lib.sh's write_record).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -66,8 +69,20 @@ field() {
 	fi
 }
 
-table=$dir/lkdtm-compare.md
+table=$dir/lkdtm-compare.md jsonl=$dir/lkdtm-compare.jsonl
 bad=()
+rm -f "$jsonl"
+# add_results TYPE ALLOC CAUGHT/ALIVE HOW: the type's two metrics for ALLOC
+# (none for a type not run).
+add_results() {
+	local w v
+	for w in caught alive; do
+		if [ $w = caught ]; then v=${3%/*}; else v=${3#*/}; fi
+		case "$v" in yes) v=1 ;; no) v=0 ;; *) continue ;; esac
+		results_add "$jsonl" kind=metric metric="lkdtm.$1.$w" value=$v unit=bool better=higher \
+			alloc="$2" build="$2-lkdtm" topology=numa2 detail="saw: $4"
+	done
+}
 {
 	echo "| type | SLUB caught/alive | SLQB caught/alive | SLUB saw | SLQB saw |"
 	echo "| --- | --- | --- | --- | --- |"
@@ -75,17 +90,24 @@ bad=()
 		read -r ub uhow <<<"$(field "$dir/slub-lkdtm-numa2.log" "$t")"
 		read -r qb qhow <<<"$(field "$dir/slqb-lkdtm-numa2.log" "$t")"
 		echo "| $t | $ub | $qb | $uhow | $qhow |"
+		add_results "$t" slub "$ub" "$uhow"
+		add_results "$t" slqb "$qb" "$qhow"
+		n=${#bad[@]}
 		if [ "${ub%/*}" = yes ] && [ "${qb%/*}" != yes ]; then bad+=("$t: SLUB catches it, SLQB does not"); fi
 		if [ "${ub#*/}" = yes ] && [ "${qb#*/}" != yes ]; then bad+=("$t: SLUB's guest survives, SLQB's does not"); fi
+		if [ "${#bad[@]}" = "$n" ]; then
+			results_add "$jsonl" kind=verdict test="lkdtm-compare.$t" result=pass detail="SLUB $ub, SLQB $qb (caught/alive)"
+		else
+			results_add "$jsonl" kind=verdict test="lkdtm-compare.$t" result=fail detail="$(IFS=';'; echo "${bad[*]:$n}")"
+		fi
 	done
 } > "$table"
 cat "$table"
 echo "(saw: report = the report that should catch the type (the allocator's, common code's cache_from_obj/virt_to_cache, hardened usercopy's, or lkdtm reading the poison back), crash = an Oops/BUG that is not that report, warning = an unexpected WARNING, other-report = an allocator report of another kind, died = the guest did not live to say)"
 echo "table: $table"
 if [ $# = 0 ]; then	# make lkdtm-compare, not a check's test nor a re-reading
-	md_table_json "$table" > "$dir/lkdtm-compare.json"
 	write_record make-lkdtm-compare "make lkdtm-compare: slqb_debug against slub_debug on lkdtm's slab crash types" \
-		"${NOBUILD:+NOBUILD=1 }harness/check/lkdtm-compare.sh" "$table" "$dir/lkdtm-compare.json"
+		"${NOBUILD:+NOBUILD=1 }harness/check/lkdtm-compare.sh" "$table" "$jsonl"
 fi
 if [ ${#bad[@]} -gt 0 ]; then
 	printf 'lkdtm-compare: FAIL: %s\n' "${bad[@]}"

@@ -6,8 +6,10 @@
 # Builds ALLOC-debug (and ALLOC-debug-up for the up topology) with build.sh
 # (under the build lock), boots the soak on each topology in turn, prints a
 # results table and writes it, with the guests' logs, to build/soak/TIME-PID/
-# (build/soak/latest: the last run), and as a record, results/DATE-make-soak.md
-# and .json (lib.sh's write_record). Exits 1 when any topology failed.
+# (build/soak/latest: the last run), with results.jsonl (harness/results.py:
+# a verdict line per topology, a metric line per number of its @@SOAK
+# line), and as a record, results/DATE-make-soak.md and .jsonl (lib.sh's
+# write_record). Exits 1 when any topology failed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -62,7 +64,7 @@ for t in $topos; do
 	b=$(build_of "$t")
 	name=$b-$t
 	note "soak: $name, ${secs}s (log $out/$name.log)"
-	rc=0
+	rc=0 t0=$(date +%s)
 	SLQB_LOG_NAME=$name "$HARNESS/boot/qemu.sh" "$b" "$t" soak "harness.secs=$secs" \
 		> "$out/$name.out" 2>&1 || rc=$?
 	line=$(tr -d '\r' < "$out/$name.log" | grep -m1 '^@@SOAK ' || true)
@@ -80,6 +82,9 @@ for t in $topos; do
 	else
 		printf '| %s | %s | %s | no summary: %s | | | | | | | | | | |\n' "$t" "$b" "$result" "${reason:-see the log}" >> "$table"
 	fi
+	results_log "$out/results.jsonl" "$out/$name.log" build="$b"
+	results_add "$out/results.jsonl" kind=verdict test="$name" result="${result,,}" seconds="$(( $(date +%s) - t0 ))" \
+		detail="$reason" build="$b" alloc="$alloc" topology="$t"
 	echo "$result $name: ${line:-no @@SOAK line}" | tee -a "$out/summary.txt"
 	[ "$result" = PASS ] || { echo "  $reason" | tee -a "$out/summary.txt"; sed -n '/^reason: /,/^--- tail/p' "$out/$name.out" | head -30 | sed 's/^/  /'; }
 done
@@ -88,7 +93,6 @@ echo
 cat "$table"
 echo
 echo "soak: $(( $(echo "$topos" | wc -w) - failed )) passed, $failed failed; ${secs}s per topology; results in $out/"
-md_table_json "$table" > "$out/results.json"
 write_record make-soak "make soak: $alloc's debug kernels, ${secs}s a topology" \
-	"SECS=$secs TOPOS=\"$topos\" harness/check/soak.sh $alloc" "$table" "$out/results.json"
+	"SECS=$secs TOPOS=\"$topos\" harness/check/soak.sh $alloc" "$table" "$out/results.jsonl"
 [ "$failed" = 0 ]
