@@ -449,6 +449,54 @@ static void slqb_test_shrink(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+static long alloc_then_free(void *arg)
+{
+	long ret = alloc_batch(arg);
+
+	if (!ret)
+		free_batch(arg);
+	return ret;
+}
+
+static unsigned long queued_on(struct kmem_cache *s, int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->freelist.nr);
+}
+
+/*
+ * The shrinker gives back what reclaim asks for, a cache at a time: asked
+ * for one object it drains one cache's queues, not every cache's; asked
+ * for all, it drains them all. Two caches queue objects on one CPU, half
+ * of hiwater each (more than the trim takes in one interval).
+ */
+static void slqb_test_shrinker_scan(struct kunit *test)
+{
+	struct kmem_cache *s1 = test_cache(test, "slqb_test_scan1", 0, NULL);
+	struct kmem_cache *s2 = test_cache(test, "slqb_test_scan2", 0, NULL);
+	struct batch *b1 = new_batch(test, s1, s1->hiwater / 2);
+	struct batch *b2 = new_batch(test, s2, s2->hiwater / 2);
+	int cpu = cpumask_first(cpu_online_mask);
+
+	skip_if_quarantine(test);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_then_free, b1), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_then_free, b2), 0);
+	KUNIT_ASSERT_GT(test, queued_on(s1, cpu), 0UL);
+	KUNIT_ASSERT_GT(test, queued_on(s2, cpu), 0UL);
+
+	KUNIT_EXPECT_GE(test, slqb_kunit_shrink_scan(1), 1UL);
+	KUNIT_EXPECT_GT(test, queued_on(s1, cpu) + queued_on(s2, cpu), 0UL);
+
+	KUNIT_EXPECT_GE(test, slqb_kunit_shrink_scan(ULONG_MAX), 1UL);
+	KUNIT_EXPECT_EQ(test, queued_on(s1, cpu), 0UL);
+	KUNIT_EXPECT_EQ(test, queued_on(s2, cpu), 0UL);
+	kmem_cache_shrink(s1);
+	kmem_cache_shrink(s2);
+	expect_no_slabs(test, s1);
+	expect_no_slabs(test, s2);
+	kmem_cache_destroy(s1);
+	kmem_cache_destroy(s2);
+}
+
 static int node_with_memory_besides(int node)
 {
 	int n;
@@ -1556,6 +1604,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_flush_watermark),
 	KUNIT_CASE(slqb_test_remote_free),
 	KUNIT_CASE(slqb_test_shrink),
+	KUNIT_CASE(slqb_test_shrinker_scan),
 	KUNIT_CASE(slqb_test_offnode),
 	KUNIT_CASE(slqb_test_thisnode),
 	KUNIT_CASE(slqb_test_thisnode_fallback),

@@ -80,7 +80,8 @@
  *
  * Memory is given back by the flush above @hiwater, by a per-CPU trim
  * that runs every few seconds and shrinks idle queues, by a shrinker that
- * drains every queue under memory pressure (and on drop_caches), and by
+ * drains queues a cache at a time under memory pressure, as much as
+ * reclaim asks for (all of them on drop_caches), and by
  * kmem_cache_shrink(). A dying CPU's queues are drained by the
  * CPUHP_SLAB_PREPARE teardown.
  *
@@ -2017,48 +2018,6 @@ static void drain_all_cpus(struct kmem_cache *s)
 	on_each_cpu_cond(cpu_has_queued, drain_this_cpu, s, 1);
 }
 
-/* Every cache of this CPU; slab_mutex is held by who sent us. */
-static void flush_rlist_this_cpu_all_caches(void *arg)
-{
-	struct kmem_cache *s;
-
-	list_for_each_entry(s, &slab_caches, list)
-		flush_rlist_this_cpu(s);
-}
-
-static void drain_this_cpu_all_caches(void *arg)
-{
-	struct kmem_cache *s;
-
-	list_for_each_entry(s, &slab_caches, list)
-		drain_this_cpu(s);
-}
-
-/*
- * The shrinker interrupts only the CPUs that hold something of some cache:
- * idle and isolated CPUs with nothing queued are left alone. slab_mutex
- * is held.
- */
-static bool cpu_has_rlist_any(int cpu, void *arg)
-{
-	struct kmem_cache *s;
-
-	list_for_each_entry(s, &slab_caches, list)
-		if (cpu_has_rlist(cpu, s))
-			return true;
-	return false;
-}
-
-static bool cpu_has_queued_any(int cpu, void *arg)
-{
-	struct kmem_cache *s;
-
-	list_for_each_entry(s, &slab_caches, list)
-		if (cpu_has_queued(cpu, s))
-			return true;
-	return false;
-}
-
 static unsigned long queued_objects(struct kmem_cache *s)
 {
 	unsigned long nr = 0;
@@ -2090,21 +2049,45 @@ static unsigned long slqb_shrink_count(struct shrinker *shrink,
 	return nr;
 }
 
-/* Memory is short: every queue goes back to its pages. */
+/*
+ * Memory is short: queues go back to their pages, a cache at a time, until
+ * @sc->nr_to_scan objects have gone back (one cache may give more). Each
+ * cache is drained by its own IPIs, to the CPUs that hold some of it (an
+ * idle or isolated CPU with nothing queued is left alone), so interrupts
+ * stay off for one cache's queues at a time. Reclaim asks again and again
+ * (drop_caches asks for all): each scan starts where the last one left
+ * off, so that every cache's queues go back in turn, not the first
+ * caches' each time.
+ */
+static unsigned int slqb_shrink_next;
+
 static unsigned long slqb_shrink_scan(struct shrinker *shrink,
 				      struct shrink_control *sc)
 {
-	unsigned long nr;
+	unsigned long freed = 0;
+	unsigned int i = 0, nr_caches = 0;
+	struct kmem_cache *s;
 
-	nr = slqb_shrink_count(shrink, sc);
-	if (!nr || !mutex_trylock(&slab_mutex))
+	if (!mutex_trylock(&slab_mutex))
 		return SHRINK_STOP;
-	on_each_cpu_cond(cpu_has_rlist_any, flush_rlist_this_cpu_all_caches,
-			 NULL, 1);
-	on_each_cpu_cond(cpu_has_queued_any, drain_this_cpu_all_caches, NULL,
-			 1);
+	list_for_each_entry(s, &slab_caches, list)
+		nr_caches++;
+	/* From the cache after the last one drained, round the list once. */
+	list_for_each_entry(s, &slab_caches, list)
+		if (i++ >= slqb_shrink_next % nr_caches)
+			break;
+	for (i = 0; i < nr_caches && freed < sc->nr_to_scan; i++) {
+		unsigned long nr = queued_objects(s);
+
+		if (nr) {
+			drain_all_cpus(s);
+			freed += nr;
+		}
+		s = list_next_entry_circular(s, &slab_caches, list);
+	}
+	slqb_shrink_next += i;
 	mutex_unlock(&slab_mutex);
-	return nr;
+	return freed ? freed : SHRINK_STOP;
 }
 
 static struct shrinker slqb_shrinker = {
@@ -2112,6 +2095,20 @@ static struct shrinker slqb_shrinker = {
 	.scan_objects = slqb_shrink_scan,
 	.seeks = DEFAULT_SEEKS,
 };
+
+#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
+/* The shrinker's scan, as reclaim calls it, for the tests. */
+unsigned long slqb_kunit_shrink_scan(unsigned long nr_to_scan)
+{
+	struct shrink_control sc = {
+		.gfp_mask = GFP_KERNEL,
+		.nr_to_scan = nr_to_scan,
+	};
+
+	return slqb_shrink_scan(&slqb_shrinker, &sc);
+}
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_shrink_scan);
+#endif
 
 /* Every few seconds each CPU gives back a batch of what it holds idle. */
 static DEFINE_PER_CPU(struct delayed_work, slqb_trim_work);
