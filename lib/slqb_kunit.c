@@ -501,7 +501,7 @@ static int node_with_memory_besides(int node)
 {
 	int n;
 
-	for_each_node_state(n, N_MEMORY)
+	for_each_node_state(n, N_NORMAL_MEMORY)
 		if (n != node)
 			return n;
 	return NUMA_NO_NODE;
@@ -588,7 +588,7 @@ static void slqb_test_thisnode(struct kunit *test)
 	int cpu, node;
 
 	for_each_online_cpu(cpu) {
-		for_each_node_state(node, N_MEMORY) {
+		for_each_node_state(node, N_NORMAL_MEMORY) {
 			pl.node = node;
 			work_on_cpu(cpu, alloc_thisnode, &pl);
 		}
@@ -645,12 +645,16 @@ static void slqb_test_thisnode_fallback(struct kunit *test)
 	placement_done(test, &pl);
 }
 
+/*
+ * A node without memory a slab page can come from: none at all, or only
+ * ZONE_MOVABLE's (a node whose memory was onlined movable).
+ */
 static int memoryless_node(void)
 {
 	int node;
 
 	for_each_online_node(node)
-		if (!node_state(node, N_MEMORY))
+		if (!node_state(node, N_NORMAL_MEMORY))
 			return node;
 	return NUMA_NO_NODE;
 }

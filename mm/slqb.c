@@ -398,16 +398,18 @@ static int local_slab_node(struct kmem_cache *s)
 /*
  * The node whose list a CPU takes objects from before it asks for a new
  * page (alloc_node_list()): where its new pages come from. That is its
- * own node, unless the node has no memory: the page allocator then gives
- * pages of the nearest node that has, first in the node's zonelist (what
- * numa_mem_id() says where the architecture keeps it, but x86 does not).
+ * own node, unless the node has no memory a slab page can come from (none
+ * at all, or only ZONE_MOVABLE's): the page allocator then gives pages of
+ * the nearest node that has, first in the node's zonelist for the zones a
+ * slab page may come from (what numa_mem_id() says where the architecture
+ * keeps it, but x86 does not, and not for movable-only nodes).
  */
 static int local_list_node(void)
 {
 	int node = numa_mem_id();
 	struct zoneref *z;
 
-	if (likely(node_state(node, N_MEMORY)))
+	if (likely(node_state(node, N_NORMAL_MEMORY)))
 		return node;
 	z = first_zones_zonelist(node_zonelist(node, GFP_KERNEL),
 				 gfp_zone(GFP_KERNEL), NULL);
@@ -1251,7 +1253,12 @@ static void *alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
 	void *object;
 	gfp_t pageflags = gfpflags;
 
-	if (node >= 0 && node < nr_node_ids && node_state(node, N_MEMORY))
+	/*
+	 * A node without normal memory (none, or only ZONE_MOVABLE's) has no
+	 * page for a slab: do not ask the page allocator for one there.
+	 */
+	if (node >= 0 && node < nr_node_ids &&
+	    node_state(node, N_NORMAL_MEMORY))
 		n = s->node[node];
 	if (unlikely(!n))
 		goto fallback;
