@@ -13,7 +13,7 @@
 #   TYPE | SLUB caught/alive | SLQB caught/alive
 # from the guests' '@@LKDTM type= caught= alive= how=' lines (caught=yes:
 # the report that should catch the type, and nothing else, see
-# guest/tests/lkdtm-compare.sh; a type without its line: the guest died on
+# guest/tests/lkdtm-types.sh; a type without its line: the guest died on
 # it, no/no) and fails when SLQB misses a type that SLUB catches, or dies
 # where SLUB survives. The table also goes to LOGDIR/lkdtm-compare.md, and
 # as results (harness/results.py) to LOGDIR/lkdtm-compare.jsonl: per type
@@ -55,14 +55,15 @@ for a in slub slqb; do
 done
 
 # field LOG TYPE: "caught/alive how" for a type, from the guest's line; a
-# type that was provoked without a line: the guest died on it, which is no
-# catch whatever it printed.
+# type that was provoked ('lkdtm-types: provoking TYPE'; 'lkdtm-compare:'
+# in logs from before the guest test's rename) without a line: the guest
+# died on it, which is no catch whatever it printed.
 field() {
 	local log=$1 t=$2 line
 	line=$(tr -d '\r' < "$log" | grep -o "@@LKDTM type=$t .*" | head -1 || true)
 	if [ -n "$line" ]; then
 		echo "$line" | sed -E 's/.* caught=([a-z]+) alive=([a-z]+) how=([^ ]+).*/\1\/\2 \3/'
-	elif tr -d '\r' < "$log" | grep -q "lkdtm-compare: provoking $t\$"; then
+	elif tr -d '\r' < "$log" | grep -qE "lkdtm-(types|compare): provoking $t\$"; then
 		echo "no/no died"
 	else
 		echo "-/- not-run"

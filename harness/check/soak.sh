@@ -1,5 +1,5 @@
 #!/bin/bash
-# make soak: the soak (guest/tests/soak.sh) on debug kernels, per topology.
+# make soak: the soak (the guest test soak-load) on debug kernels, per topology.
 #   soak.sh [ALLOC]      environment: SECS (default 600), TOPOS (default
 #                        "up smp4 numa2 numa4 fakenuma"), SHORT=1 (60 s on
 #                        numa2 and numa4: what make check runs), NOBUILD=1
@@ -65,7 +65,7 @@ for t in $topos; do
 	name=$b-$t
 	note "soak: $name, ${secs}s (log $out/$name.log)"
 	rc=0 t0=$(date +%s)
-	SLQB_LOG_NAME=$name "$HARNESS/boot/qemu.sh" "$b" "$t" soak "harness.secs=$secs" \
+	SLQB_LOG_NAME=$name "$HARNESS/boot/qemu.sh" "$b" "$t" soak-load "harness.secs=$secs" \
 		> "$out/$name.out" 2>&1 || rc=$?
 	line=$(tr -d '\r' < "$out/$name.log" | grep -m1 '^@@SOAK ' || true)
 	if [ "$rc" = 0 ]; then result=PASS; else result=FAIL; failed=$((failed + 1)); fi

@@ -4,7 +4,7 @@
 # provoke their reports on purpose; each of their cases also fails on a
 # report it did not ask for (kasan_test_exit and kfence's test_exit check
 # that none is pending), so allowing the report lines here hides nothing.
-# The other test modules run in their own boot (debug-selftests), where any
+# The other test modules run in their own boot (debug-meminit-xarray, debug-maple), where any
 # report fails the boot.
 # Stock 6.1.192 quirks, the same on SLUB: kasan_test's
 # kmalloc_memmove_negative_size really moves the memory, over the object's

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * slab_soak: the soak's own slab caches (harness side, not part of the kernel
- * series). Allocator-agnostic: loaded by guest/tests/soak.sh on SLQB's and
- * SLUB's debug kernels alike.
+ * series). Allocator-agnostic: loaded by guest/tests/soak-load.sh on SLQB's
+ * and SLUB's debug kernels alike.
  *
  * While it runs, one unbound kthread per online CPU (they migrate, and CPUs
  * come and go under them) allocates objects from three caches of its own and

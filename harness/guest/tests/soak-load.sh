@@ -1,5 +1,7 @@
-# Soak (issue 8), for the debug kernels (lockdep, KASAN, KFENCE, kmemleak,
-# DEBUG_VM, DEBUG_OBJECTS_FREE, FAILSLAB). For harness.secs=SECS (default
+# The soak's load and its checks, in the guest (issue 8; booted by make
+# soak, harness/check/soak.sh, and by tests.list's *-soak-* tests), for the
+# debug kernels (lockdep, KASAN, KFENCE, kmemleak, DEBUG_VM,
+# DEBUG_OBJECTS_FREE, FAILSLAB). For harness.secs=SECS (default
 # 60): stress-ng's slab stressors, hackbench, loopback TCP (BusyBox httpd and
 # wget) and tmpfs file churn on every CPU, while CPUs go offline and online,
 # drop_caches runs, every cache is shrunk (/sys/kernel/slab/*/shrink, when

@@ -86,14 +86,14 @@ if v=$(cmdline_arg harness.lkdtm_must); then must=$(echo "$v" | tr ',' ' '); fi
 if v=$(cmdline_arg harness.lkdtm_swap); then swap=$v; fi
 
 DIRECT=/sys/kernel/debug/provoke-crash/DIRECT
-modprobe lkdtm || { fail lkdtm-compare "modprobe lkdtm failed"; exit 1; }
-[ -w $DIRECT ] || { fail lkdtm-compare "no $DIRECT"; exit 1; }
+modprobe lkdtm || { fail lkdtm-types "modprobe lkdtm failed"; exit 1; }
+[ -w $DIRECT ] || { fail lkdtm-types "no $DIRECT"; exit 1; }
 alloc=$(allocator)
-echo "lkdtm-compare: allocator $alloc, cmdline: $(cat /proc/cmdline)"
+echo "lkdtm-types: allocator $alloc, cmdline: $(cat /proc/cmdline)"
 case "$alloc" in
 slqb) A=SLQB ;;
 slub) A=SLUB ;;
-*) fail lkdtm-compare "allocator $alloc: only SLQB and SLUB have the reports this test requires"; exit 1 ;;
+*) fail lkdtm-types "allocator $alloc: only SLQB and SLUB have the reports this test requires"; exit 1 ;;
 esac
 
 # expected TYPE: the report that must catch TYPE (an extended regex).
@@ -145,8 +145,8 @@ missed=
 for t in $types; do
 	dmesg -c > /dev/null
 	p=$t
-	case "$swap" in "$t="*) p=${swap#"$t"=}; echo "lkdtm-compare: provoking $p in place of $t (harness.lkdtm_swap)" ;; esac
-	echo "lkdtm-compare: provoking $t"
+	case "$swap" in "$t="*) p=${swap#"$t"=}; echo "lkdtm-types: provoking $p in place of $t (harness.lkdtm_swap)" ;; esac
+	echo "lkdtm-types: provoking $t"
 	sh -c "echo $p > $DIRECT" &
 	pid=$!
 	i=0
@@ -168,7 +168,7 @@ for t in $types; do
 done
 
 if [ -n "$missed" ]; then
-	fail lkdtm-compare "not caught by the report that should catch it, or the guest died:$missed"
+	fail lkdtm-types "not caught by the report that should catch it, or the guest died:$missed"
 else
-	pass lkdtm-compare "$(echo $types | wc -w) types provoked, each caught by its expected report, the guest alive after each"
+	pass lkdtm-types "$(echo $types | wc -w) types provoked, each caught by its expected report, the guest alive after each"
 fi

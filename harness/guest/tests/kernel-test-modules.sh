@@ -1,7 +1,7 @@
 # The kernel's own allocator-agnostic test modules: lib/test_meminit
 # (meant to run with init_on_alloc=1 init_on_free=1), test_xarray and
 # test_maple_tree. Each prints a summary line that is checked here.
-# SELFTESTS, set by a test that sources this one, picks some of them
+# TEST_MODULES, set by a test that sources this one, picks some of them
 # (default: all three).
 # test_maple_tree's stock failure (BUG at next_prev_test:1991) dumps the
 # stack; those dumps are allowed in this test only, and the count of
@@ -56,11 +56,11 @@ maple() {
 	rmmod test_maple_tree 2>/dev/null || true
 }
 
-for t in ${SELFTESTS:-test_meminit test_xarray test_maple_tree}; do
+for t in ${TEST_MODULES:-test_meminit test_xarray test_maple_tree}; do
 	case $t in
 	test_meminit) run test_meminit 'test_meminit: all [0-9]+ tests passed' ;;
 	test_xarray) run test_xarray 'XArray: ([0-9]+) of \1 tests passed' ;;
 	test_maple_tree) maple ;;
-	*) fail "$t" "no such self-test" ;;
+	*) fail "$t" "no such test module" ;;
 	esac
 done
