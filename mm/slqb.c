@@ -1831,6 +1831,26 @@ static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 	freelist_check_hiwater(s, c);
 }
 
+/*
+ * kmem_cache_free_bulk() of a single object @x of @s: kmem_cache_free()'s
+ * path. Out of line: that path inlined into the bulk free would cost the
+ * gathering of large batches its registers (measured: 1.2x the cycles per
+ * object at 64 to 256 objects).
+ */
+static noinline void free_bulk_one(struct kmem_cache *s, void *x,
+				   unsigned long addr)
+{
+	struct slab *slab = virt_to_slab(x);
+
+	if (unlikely(!slab)) {
+		virt_to_cache(x);	/* a warning */
+		return;
+	}
+	s = free_cache(s, slab, x);
+	if (s)
+		slqb_free(s, slab, x, addr);
+}
+
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 {
 	struct kmem_cache *cache = NULL;
@@ -1841,6 +1861,16 @@ void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p)
 
 	/* As for kmem_cache_alloc_bulk(): interrupts are enabled. */
 	lockdep_assert_irqs_enabled();
+
+	/*
+	 * One object of one cache: kmem_cache_free()'s path, without the
+	 * gathering below, which only pays off for more (two objects cost
+	 * the same either way, measured).
+	 */
+	if (s && size == 1) {
+		free_bulk_one(s, p[0], _RET_IP_);
+		return;
+	}
 
 	for (i = 0; i < size; i++) {
 		void *object = p[i];
