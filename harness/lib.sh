@@ -69,6 +69,25 @@ in_list() { [[ " $2 " == *" $1 "* ]]; }
 # The output folder of a build name such as slub or slab-debug-up.
 build_dir() { echo "$OUTS/$1"; }
 
+# --- a kernel to boot: build it, unless NOBUILD=1 (check.sh, soak.sh,
+# bench/run.sh, bench/scale.sh, dev/fastpath.sh; bench/smoke.sh through
+# run.sh) ---
+# kernel_plan NAME [skip]: what to do about the build NAME before booting
+# it, as a word: 'build' (build_kernel NAME; build.sh is incremental), unless
+# NOBUILD=1; then 'keep' when it is built (boot it as it is), else 'build'
+# all the same, or 'skip' if the caller asked for that (bench/scale.sh).
+# The caller says what it does, in its own words.
+kernel_plan() {
+	if [ -z "${NOBUILD:-}" ]; then echo build
+	elif [ -f "$(build_dir "$1")/arch/x86/boot/bzImage" ]; then echo keep
+	elif [ "${2:-}" = skip ]; then echo skip
+	else echo build; fi
+}
+# build_kernel NAME: build.sh for a build name (slqb-debug-up: build.sh slqb
+# debug up), under the build lock.
+# shellcheck disable=SC2086 # the name's words are build.sh's arguments
+build_kernel() { "$HARNESS/build/build.sh" ${1//-/ }; }
+
 # Each line on stdin without its leading and trailing spaces (the fields of
 # tests.list and topologies).
 trim() { sed 's/^ *//; s/ *$//'; }

@@ -9,8 +9,9 @@
 #                bench.config turns the allocators' statistics off); -f '' uses
 #                the plain builds (build/out/ALLOC)
 #   -p PARTS     what the guest runs: mem,micro,macro (default all)
-#   -b           run harness/build/build.sh on every kernel first (incremental);
-#                without it only a kernel not built yet is built
+#   -b           run harness/build/build.sh on every kernel first (incremental),
+#                unless NOBUILD=1; without it only a kernel not built yet is
+#                built (lib.sh's kernel_plan, as with NOBUILD=1)
 #   -C           no counted boots (below)
 #   -o DIR       write the results to DIR (default build/bench/TIME, with
 #                build/bench/latest pointing there; -o leaves latest alone)
@@ -53,20 +54,21 @@ read -r -a names <<<"$allocs"
 [ ${#names[@]} -ge 1 ] || die "no allocator to run"
 "$HARNESS/check-tools.sh" boot
 
-# The kernels (build names): built when missing (or always with -b; incremental).
-# need_kernel ALLOC [FLAVOUR]
+# The kernels (build names): built when missing, or with -b (unless
+# NOBUILD=1) always (incremental).
+# need_kernel BUILD
 need_kernel() {
-	local k=$1${2:+-$2}
-	if [ -n "$rebuild" ] || [ ! -f "$(build_dir "$k")/arch/x86/boot/bzImage" ]; then
-		note "building $k (harness/build/build.sh $*; log build/logs/build-$k.log)"
-		"$HARNESS/build/build.sh" "$@"
+	local nobuild=${NOBUILD:-}
+	[ -n "$rebuild" ] || nobuild=1
+	if [ "$(NOBUILD=$nobuild kernel_plan "$1")" = build ]; then
+		note "building $1 (harness/build/build.sh ${1//-/ }; log build/logs/build-$1.log)"
+		build_kernel "$1"
 	fi
 }
 kernels=() counted=()
 for a in "${names[@]}"; do
 	kernels+=("$a${flavour:+-$flavour}")
-	# shellcheck disable=SC2086 # no flavour: no argument
-	need_kernel "$a" $flavour
+	need_kernel "$a${flavour:+-$flavour}"
 done
 if [ "$count" = 1 ]; then
 	for a in "${names[@]}"; do

@@ -15,8 +15,9 @@
 #                  builds, whose statistics the counts need)
 #   -o DIR         the results' folder (default build/scale/TIME, with
 #                  build/scale/latest pointing there)
-# A kernel not built yet is built (harness/build/build.sh), unless NOBUILD=1, which
-# skips it. A topology with more CPUs than the kernel's CONFIG_NR_CPUS, or
+# Each kernel is built first (harness/build/build.sh: incremental), unless
+# NOBUILD=1: then a kernel built is booted as it is, one not built skipped
+# (lib.sh's kernel_plan). A topology with more CPUs than the kernel's CONFIG_NR_CPUS, or
 # more nodes than its CONFIG_NODES_SHIFT allows, is skipped, saying so.
 # Each boot runs the guest test 'scale' (harness/guest/tests/scale.sh) with
 # a timeout of 300 s + 30 s per CPU (SLQB_TIMEOUT overrides) and reaches
@@ -58,19 +59,18 @@ done
 [ -n "$res" ] || res=$(new_run_dir scale)
 mkdir -p "$res/logs"
 
-# The kernels: built when missing unless NOBUILD=1.
+# The kernels: built unless NOBUILD=1, which skips those not built.
 kernels=()
 for a in $allocs; do
 	k=$a${flavour:+-$flavour}
-	if [ ! -f "$(build_dir "$k")/arch/x86/boot/bzImage" ]; then
-		if [ -n "${NOBUILD:-}" ]; then
-			echo "skip $k: not built (NOBUILD=1; harness/build/build.sh $a${flavour:+ $flavour})" | tee -a "$res/skipped.txt" >&2
-			continue
-		fi
-		note "building $k (harness/build/build.sh $a $flavour; log build/logs/build-$k.log)"
-		# shellcheck disable=SC2086 # no flavour: no argument
-		"$HARNESS/build/build.sh" "$a" $flavour
-	fi
+	case $(kernel_plan "$k" skip) in
+	skip)
+		echo "skip $k: not built (NOBUILD=1; harness/build/build.sh ${k//-/ })" | tee -a "$res/skipped.txt" >&2
+		continue ;;
+	build)
+		note "building $k (harness/build/build.sh ${k//-/ }; log build/logs/build-$k.log)"
+		build_kernel "$k" ;;
+	esac
 	kernels+=("$k")
 done
 [ ${#kernels[@]} -ge 1 ] || die "no kernel to boot"

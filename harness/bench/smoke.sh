@@ -3,7 +3,8 @@
 # quick round of make bench, end to end, on the bench kernels, each rebuilt
 # first (incremental): the plain builds would not do, as SLUB's and SLAB's
 # have freelist hardening, which SLQB has not and make bench refuses.
-# NOBUILD=1: the bench kernels as they are (built only when missing).
+# NOBUILD=1: the bench kernels as they are (built only when missing: run.sh
+# -b leaves them to lib.sh's kernel_plan).
 #   smoke.sh [ALLOCS]   (default "slqb slub slab")
 # It checks what make bench promises, not the numbers: every boot passed,
 # each allocator gave the same set of metrics (memory, module, macro), the
@@ -17,9 +18,7 @@ allocs=${1:-slqb slub slab}
 res=$BUILD/bench/smoke
 rm -rf "$res"
 rc=0
-rebuild=-b
-[ -z "${NOBUILD:-}" ] || rebuild=
-SLQB_RESULTS=$res/record "$HARNESS/bench/run.sh" -r 1 -q $rebuild -t numa2 -a "$allocs" -o "$res" || rc=$?
+SLQB_RESULTS=$res/record "$HARNESS/bench/run.sh" -r 1 -q -b -t numa2 -a "$allocs" -o "$res" || rc=$?
 bad() { echo "reason: $*"; exit 1; }
 [ "$rc" = 0 ] || bad "harness/bench/run.sh failed (status $rc; logs in $res/logs/)"
 

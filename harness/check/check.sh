@@ -182,15 +182,14 @@ for t in "${tests[@]}"; do
 	[ "$build" != - ] || continue	# a host test without a kernel
 	[ -z "${build_failed[$build]+x}" ] || continue
 	build_failed[$build]=
-	if [ -n "${NOBUILD:-}" ] && [ -f "$(build_dir "$build")/arch/x86/boot/bzImage" ]; then
+	if [ "$(kernel_plan "$build")" = keep ]; then
 		echo "build $build: kept (NOBUILD)"
 		continue
 	fi
 	echo "build $build: building (log build/logs/build-$build.log)"
 	b=$(date +%s)
 	rc=0
-	# shellcheck disable=SC2046 # slab-debug-up -> slab debug up
-	"$HARNESS/build/build.sh" $(echo "$build" | tr '-' ' ') > "$results/build-$build.out" 2>&1 || rc=$?
+	build_kernel "$build" > "$results/build-$build.out" 2>&1 || rc=$?
 	b=$(( $(date +%s) - b )) build_secs=$((build_secs + b))
 	if [ "$rc" = 0 ]; then
 		say "build $build: Linux $(cat "$(build_dir "$build")/kernelversion") in ${b}s"

@@ -38,14 +38,13 @@ for t in $topos; do
 	b=$(build_of "$t")
 	[ -z "${built[$b]+x}" ] || continue
 	built[$b]=1
-	if [ -n "${NOBUILD:-}" ] && [ -f "$(build_dir "$b")/arch/x86/boot/bzImage" ]; then
+	if [ "$(kernel_plan "$b")" = keep ]; then
 		note "soak: $b kept (NOBUILD)"
 		continue
 	fi
 	note "soak: building $b (log build/logs/build-$b.log)"
 	s=$(date +%s)
-	# shellcheck disable=SC2046 # slqb-debug-up -> slqb debug up
-	"$HARNESS/build/build.sh" $(echo "$b" | tr '-' ' ') > "$out/build-$b.out" 2>&1 ||
+	build_kernel "$b" > "$out/build-$b.out" 2>&1 ||
 		{ tail -5 "$out/build-$b.out" >&2; die "building $b failed (see $out/build-$b.out)"; }
 	note "soak: $b built in $(( $(date +%s) - s ))s"
 done

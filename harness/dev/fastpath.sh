@@ -9,10 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 funcs="kmem_cache_alloc kmem_cache_alloc_lru kmem_cache_alloc_node __kmem_cache_alloc_node kmem_cache_free __kmem_cache_free"
-for b in bench bench-nodebug; do
-	[ -n "${NOBUILD:-}" ] && [ -f "$(build_dir "slqb-$b")/vmlinux" ] && continue
-	# shellcheck disable=SC2046 # bench-nodebug -> bench nodebug
-	"$HARNESS/build/build.sh" slqb $(echo "$b" | tr '-' ' ') >&2
+for b in slqb-bench slqb-bench-nodebug; do
+	[ "$(kernel_plan "$b")" = keep ] || build_kernel "$b" >&2
 done
 
 # insns VMLINUX FUNC: the function's instructions, one a line, without
