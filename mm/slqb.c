@@ -32,8 +32,10 @@
  *   that node only and whose objects go straight back to their page when
  *   freed, under the node's list_lock: there are no queues to pin memory
  *   there. Ownership goes by page (slab->list), never by node number, so
- *   a CPU on a memoryless node simply owns pages from another node, and
- *   its frees find their way home like any other. A CPU whose queues and
+ *   a CPU on a memoryless node (one without normal memory, N_NORMAL_MEMORY,
+ *   as tested at allocation time: none at all, or only ZONE_MOVABLE's)
+ *   simply owns pages from another node, and its frees find their way
+ *   home like any other. A CPU whose queues and
  *   pages are empty takes objects of its node list's pages (for a CPU on
  *   a memoryless node, those of the node its pages come from), one at a
  *   time, before a new page, so that those pages fill up first.
@@ -401,8 +403,9 @@ static int local_slab_node(struct kmem_cache *s)
  * own node, unless the node has no memory a slab page can come from (none
  * at all, or only ZONE_MOVABLE's): the page allocator then gives pages of
  * the nearest node that has, first in the node's zonelist for the zones a
- * slab page may come from (what numa_mem_id() says where the architecture
- * keeps it, but x86 does not, and not for movable-only nodes).
+ * slab page may come from. numa_mem_id() says so where the architecture
+ * keeps it (CONFIG_HAVE_MEMORYLESS_NODES), but x86 does not, and it is set
+ * once at CPU bring-up, not updated by memory hotplug.
  */
 static int local_list_node(void)
 {
@@ -1833,9 +1836,9 @@ static void free_run_to_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c,
 
 /*
  * kmem_cache_free_bulk() of a single object @x of @s: kmem_cache_free()'s
- * path. Out of line: that path inlined into the bulk free would cost the
- * gathering of large batches its registers (measured: 1.2x the cycles per
- * object at 64 to 256 objects).
+ * path (but its tracepoint: the bulk free has none). Out of line: that
+ * path inlined into the bulk free costs the gathering of large batches
+ * its registers, and cycles per object.
  */
 static noinline void free_bulk_one(struct kmem_cache *s, void *x,
 				   unsigned long addr)
@@ -2055,19 +2058,35 @@ static void drain_all_cpus(struct kmem_cache *s)
 	on_each_cpu_cond(cpu_has_queued, drain_this_cpu, s, 1);
 }
 
-static unsigned long queued_objects(struct kmem_cache *s)
+/*
+ * What the shrinker can give back of @s: the objects queued on every CPU,
+ * and the empty pages CPUs keep after a flush (slab_keep_empty()), which
+ * sit at the tail of their partial lists: a CPU whose last partial page
+ * is unused counts one page's objects. An estimate: other CPUs' counts and
+ * lists are read racily (a page pointer read so is still a struct page).
+ */
+static unsigned long shrinkable_objects(struct kmem_cache *s)
 {
 	unsigned long nr = 0;
 	int cpu;
 
-	/* An estimate for the shrinker: other CPUs' counts, read racily. */
 	for_each_online_cpu(cpu) {
 		struct kmem_cache_cpu *c = per_cpu_ptr(s->cpu_slab, cpu);
+		/* Racy, as above: the owner may be moving its pages. */
+		struct list_head *last = data_race(c->list.partial.prev);
 
 		nr += READ_ONCE(c->freelist.nr);
 #ifdef CONFIG_SMP
 		nr += READ_ONCE(c->rlist.nr) + READ_ONCE(c->remote_free.list.nr);
 #endif
+		if (last != &c->list.partial) {
+			struct slab *slab = list_entry(last, struct slab,
+						       slab_list);
+
+			/* A stale page misleads the estimate, nothing else. */
+			if (!data_race(slab->inuse))
+				nr += s->min_objects;
+		}
 	}
 	return nr;
 }
@@ -2081,40 +2100,42 @@ static unsigned long slqb_shrink_count(struct shrinker *shrink,
 	if (!mutex_trylock(&slab_mutex))
 		return 0;
 	list_for_each_entry(s, &slab_caches, list)
-		nr += queued_objects(s);
+		nr += shrinkable_objects(s);
 	mutex_unlock(&slab_mutex);
 	return nr;
 }
 
-/*
- * Memory is short: queues go back to their pages, a cache at a time, until
- * @sc->nr_to_scan objects have gone back (one cache may give more). Each
- * cache is drained by its own IPIs, to the CPUs that hold some of it (an
- * idle or isolated CPU with nothing queued is left alone), so interrupts
- * stay off for one cache's queues at a time. Reclaim asks again and again
- * (drop_caches asks for all): each scan starts where the last one left
- * off, so that every cache's queues go back in turn, not the first
- * caches' each time.
- */
+/* The cache the next scan starts with: its index in slab_caches. */
 static unsigned int slqb_shrink_next;
 
-static unsigned long slqb_shrink_scan(struct shrinker *shrink,
-				      struct shrink_control *sc)
+/*
+ * Memory is short: caches give back what their CPUs hold, one cache after
+ * another, until @nr_to_scan objects have gone back (one cache may give
+ * more: *@nr_scanned then says how many). Each cache is drained by its own
+ * IPIs, to the CPUs that hold some of it (an idle or isolated CPU with
+ * nothing is left alone), so interrupts stay off for one cache's queues at
+ * a time. Reclaim asks again and again (drop_caches for all): each scan
+ * starts about where the last one stopped (cache creation and destruction
+ * shift the index), so that the caches give back in turn, not the first
+ * ones each time. Returns the objects given back, 0 if none.
+ */
+static unsigned long __slqb_shrink_scan(unsigned long nr_to_scan,
+					unsigned long *nr_scanned)
 {
+	unsigned int i, start, nr_caches = 0;
 	unsigned long freed = 0;
-	unsigned int i = 0, nr_caches = 0;
 	struct kmem_cache *s;
 
-	if (!mutex_trylock(&slab_mutex))
-		return SHRINK_STOP;
+	lockdep_assert_held(&slab_mutex);
 	list_for_each_entry(s, &slab_caches, list)
 		nr_caches++;
-	/* From the cache after the last one drained, round the list once. */
-	list_for_each_entry(s, &slab_caches, list)
-		if (i++ >= slqb_shrink_next % nr_caches)
-			break;
-	for (i = 0; i < nr_caches && freed < sc->nr_to_scan; i++) {
-		unsigned long nr = queued_objects(s);
+	start = slqb_shrink_next < nr_caches ? slqb_shrink_next : 0;
+	s = list_first_entry(&slab_caches, struct kmem_cache, list);
+	for (i = 0; i < start; i++)
+		s = list_next_entry(s, list);
+
+	for (i = 0; i < nr_caches && freed < nr_to_scan; i++) {
+		unsigned long nr = shrinkable_objects(s);
 
 		if (nr) {
 			drain_all_cpus(s);
@@ -2122,8 +2143,21 @@ static unsigned long slqb_shrink_scan(struct shrinker *shrink,
 		}
 		s = list_next_entry_circular(s, &slab_caches, list);
 	}
-	slqb_shrink_next += i;
+	slqb_shrink_next = (start + i) % nr_caches;
+	*nr_scanned = max(nr_to_scan, freed);
+	return freed;
+}
+
+static unsigned long slqb_shrink_scan(struct shrinker *shrink,
+				      struct shrink_control *sc)
+{
+	unsigned long freed;
+
+	if (!mutex_trylock(&slab_mutex))
+		return SHRINK_STOP;
+	freed = __slqb_shrink_scan(sc->nr_to_scan, &sc->nr_scanned);
 	mutex_unlock(&slab_mutex);
+	/* A whole round found nothing: this pass of reclaim need not ask on. */
 	return freed ? freed : SHRINK_STOP;
 }
 
@@ -2134,15 +2168,19 @@ static struct shrinker slqb_shrinker = {
 };
 
 #if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
-/* The shrinker's scan, as reclaim calls it, for the tests. */
+/*
+ * The shrinker's scan, for the tests: as reclaim calls it, but waiting for
+ * slab_mutex, which the trim and others hold now and then, rather than
+ * giving up.
+ */
 unsigned long slqb_kunit_shrink_scan(unsigned long nr_to_scan)
 {
-	struct shrink_control sc = {
-		.gfp_mask = GFP_KERNEL,
-		.nr_to_scan = nr_to_scan,
-	};
+	unsigned long freed, nr_scanned;
 
-	return slqb_shrink_scan(&slqb_shrinker, &sc);
+	mutex_lock(&slab_mutex);
+	freed = __slqb_shrink_scan(nr_to_scan, &nr_scanned);
+	mutex_unlock(&slab_mutex);
+	return freed;
 }
 EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_shrink_scan);
 #endif
