@@ -39,6 +39,9 @@ fi
 check memhp-cpu3-offline sh -c 'echo 0 > /sys/devices/system/cpu/cpu3/online'
 taskset -p 3 $$ > /dev/null
 for p in /proc/[0-9]*; do taskset -p 3 "${p#/proc/}" > /dev/null 2>&1 || true; done
+# Let what the CPU hotplug set going on CPU 2 (kworkers, their allocations)
+# be done before node 1 has memory.
+sleep 5
 check memhp-load insmod /lib/modules/extra/slab_memhp.ko cpu=2 node=1 objects="$N"
 for b in $blocks; do
 	check memhp-online-$b sh -c "echo online_kernel > $MEM/$b/state"
