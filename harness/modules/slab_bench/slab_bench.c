@@ -551,43 +551,67 @@ static int partner(int a, int k, const char *bench, const char **where)
 	return b;
 }
 
-static void bench_remote(void)
+/*
+ * on_each_partner - call @fn(a, b, where, @arg) with a, the first online CPU,
+ * and b, each partner() of it: on a's node, then on another (@bench names
+ * the skip where there is none); stop at @fn's first error and return it.
+ */
+static int on_each_partner(const char *bench,
+			   int (*fn)(int a, int b, const char *where, void *arg),
+			   void *arg)
 {
-	int a = cpumask_first(cpu_online_mask), b, k;
-	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	int a = cpumask_first(cpu_online_mask), b, k, ret;
+	const char *where;
+
+	for (k = 0; k < 2; k++) {
+		b = partner(a, k, bench, &where);
+		if (b < 0)
+			continue;
+		ret = fn(a, b, where, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* bench_remote() for one partner: each size through the pipe @data, A to B. */
+static int remote_rows(int a, int b, const char *where, void *data)
+{
+	struct pipe *p = data;
 	unsigned int i, r, total = 4 * nobj;
 	u64 best;
 	char m[64];
+
+	for (i = 0; i < ARRAY_SIZE(few_sizes); i++) {
+		best = U64_MAX;
+		if (pipeline(p, a, b, few_sizes[i], total / 4)) {	/* warm-up */
+			errors++;
+			continue;
+		}
+		for (r = 0; r < reps; r++) {
+			if (pipeline(p, a, b, few_sizes[i], total)) {
+				errors++;
+				break;
+			}
+			best = min(best, max(p->prod_cycles, p->cons_cycles));
+		}
+		if (best == U64_MAX)
+			continue;
+		snprintf(m, sizeof(m), "remote_%s.%u", where, few_sizes[i]);
+		report(m, best, total, tunit, false);	/* per object through the pipe */
+	}
+	return 0;
+}
+
+static void bench_remote(void)
+{
+	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
 	if (!p) {
 		errors++;
 		return;
 	}
-	for (k = 0; k < 2; k++) {
-		const char *where;
-
-		b = partner(a, k, "remote", &where);
-		if (b < 0)
-			continue;
-		for (i = 0; i < ARRAY_SIZE(few_sizes); i++) {
-			best = U64_MAX;
-			if (pipeline(p, a, b, few_sizes[i], total / 4)) {	/* warm-up */
-				errors++;
-				continue;
-			}
-			for (r = 0; r < reps; r++) {
-				if (pipeline(p, a, b, few_sizes[i], total)) {
-					errors++;
-					break;
-				}
-				best = min(best, max(p->prod_cycles, p->cons_cycles));
-			}
-			if (best == U64_MAX)
-				continue;
-			snprintf(m, sizeof(m), "remote_%s.%u", where, few_sizes[i]);
-			report(m, best, total, tunit, false);	/* per object through the pipe */
-		}
-	}
+	on_each_partner("remote", remote_rows, p);
 	kfree(p);
 }
 
@@ -604,6 +628,7 @@ struct handoff {
 	unsigned int size;
 	void **p;
 	u64 t;
+	void **second;	/* the second allocation's objects */
 };
 
 static int ho_alloc(void *data)
@@ -626,58 +651,60 @@ static int ho_free(void *data)
 	return 0;
 }
 
-static void bench_handoff(void)
+/* bench_handoff() for one partner; an error ends the bench. */
+static int handoff_rows(int a, int b, const char *where, void *data)
 {
-	int a = cpumask_first(cpu_online_mask), b, k;
-	void **second = vmalloc(array_size(nobj, sizeof(void *)));
-	struct handoff h = { .size = 256, .p = ptrs };
+	struct handoff *h = data;
+	void **second = h->second;
 	unsigned int i, reused;
 	u64 t1, t2, t3;
 	char m[64];
+	int ret;
 
-	if (!second) {
+	/* Warm-up, as in the timed round. */
+	h->p = ptrs;
+	ret = run_on(a, ho_alloc, h);
+	ret = ret ?: run_on(b, ho_free, h);
+	ret = ret ?: run_on(a, ho_alloc, h);
+	if (ret)
+		return ret;
+	t1 = h->t;
+	run_on(b, ho_free, h);
+	t2 = h->t;
+	h->p = second;
+	ret = run_on(a, ho_alloc, h);
+	if (ret)
+		return ret;
+	t3 = h->t;
+	sort(ptrs, nobj, sizeof(void *), cmp_ptr, NULL);
+	for (i = 0, reused = 0; i < nobj; i++)
+		if (bsearch(&second[i], ptrs, nobj, sizeof(void *), cmp_ptr))
+			reused++;
+	run_on(a, ho_free, h);
+	h->p = ptrs;
+	snprintf(m, sizeof(m), "handoff_%s.alloc1.256", where);
+	report(m, t1, nobj, tunit, false);
+	snprintf(m, sizeof(m), "handoff_%s.remote_free.256", where);
+	report(m, t2, nobj, tunit, false);
+	snprintf(m, sizeof(m), "handoff_%s.alloc2.256", where);
+	report(m, t3, nobj, tunit, false);
+	snprintf(m, sizeof(m), "handoff_%s.reused.256", where);
+	report(m, (u64)reused * 100, nobj, "%", true);
+	return 0;
+}
+
+static void bench_handoff(void)
+{
+	struct handoff h = { .size = 256, .p = ptrs };
+
+	h.second = vmalloc(array_size(nobj, sizeof(void *)));
+	if (!h.second) {
 		errors++;
 		return;
 	}
-	for (k = 0; k < 2; k++) {
-		const char *where;
-
-		b = partner(a, k, "handoff", &where);
-		if (b < 0)
-			continue;
-		/* Warm-up, as in the timed round. */
-		h.p = ptrs;
-		if (run_on(a, ho_alloc, &h) || run_on(b, ho_free, &h))
-			goto fail;
-		if (run_on(a, ho_alloc, &h))
-			goto fail;
-		t1 = h.t;
-		run_on(b, ho_free, &h);
-		t2 = h.t;
-		h.p = second;
-		if (run_on(a, ho_alloc, &h))
-			goto fail;
-		t3 = h.t;
-		sort(ptrs, nobj, sizeof(void *), cmp_ptr, NULL);
-		for (i = 0, reused = 0; i < nobj; i++)
-			if (bsearch(&second[i], ptrs, nobj, sizeof(void *), cmp_ptr))
-				reused++;
-		run_on(a, ho_free, &h);
-		h.p = ptrs;
-		snprintf(m, sizeof(m), "handoff_%s.alloc1.256", where);
-		report(m, t1, nobj, tunit, false);
-		snprintf(m, sizeof(m), "handoff_%s.remote_free.256", where);
-		report(m, t2, nobj, tunit, false);
-		snprintf(m, sizeof(m), "handoff_%s.alloc2.256", where);
-		report(m, t3, nobj, tunit, false);
-		snprintf(m, sizeof(m), "handoff_%s.reused.256", where);
-		report(m, (u64)reused * 100, nobj, "%", true);
-	}
-	vfree(second);
-	return;
-fail:
-	errors++;
-	vfree(second);
+	if (on_each_partner("handoff", handoff_rows, &h))
+		errors++;
+	vfree(h.second);
 }
 
 /* --- every CPU at once --- */
