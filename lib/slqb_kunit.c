@@ -788,6 +788,7 @@ struct reserves {
 	struct batch *b;	/* plain allocations, then one more */
 	void *r1, *r2;		/* the entitled ones */
 	bool same_page;		/* r2 came from r1's page */
+	int node;		/* new pages' node; NUMA_NO_NODE: the CPU's */
 };
 
 /*
@@ -802,6 +803,10 @@ static long alloc_reserves(void *arg)
 	int i, n = r->b->n - 1;
 
 	WRITE_ONCE(slqb_kunit_reserve_cache, s);
+	if (r->node != NUMA_NO_NODE) {
+		WRITE_ONCE(slqb_kunit_foreign_node, r->node);
+		WRITE_ONCE(slqb_kunit_foreign_cache, s);
+	}
 	r->r1 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
 	r->r2 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
 	r->same_page = r->r1 && r->r2 &&
@@ -811,8 +816,38 @@ static long alloc_reserves(void *arg)
 	if (r->r2)
 		kmem_cache_free(s, r->r2);
 	r->b->objs[n] = kmem_cache_alloc(s, GFP_KERNEL);
+	WRITE_ONCE(slqb_kunit_foreign_cache, NULL);
 	WRITE_ONCE(slqb_kunit_reserve_cache, NULL);
 	return 0;
+}
+
+/* alloc_reserves() on @cpu, its new pages from @r->node, and the checks. */
+static void check_reserves(struct kunit *test, struct reserves *r, int cpu)
+{
+	struct kmem_cache *s = r->b->s;
+	unsigned int plain_reserve = 0;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_reserves, r), 0);
+	KUNIT_ASSERT_NOT_NULL(test, r->r1);
+	KUNIT_ASSERT_NOT_NULL(test, r->r2);
+	KUNIT_EXPECT_TRUE(test, slab_test_pfmemalloc(virt_to_slab(r->r1)));
+	KUNIT_EXPECT_TRUE_MSG(test, r->same_page,
+			      "CPU %d took a second reserve page (pages from node %d)",
+			      cpu, r->node);
+	for (i = 0; i < r->b->n; i++) {
+		KUNIT_ASSERT_NOT_NULL(test, r->b->objs[i]);
+		if (slab_test_pfmemalloc(virt_to_slab(r->b->objs[i])))
+			plain_reserve++;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, plain_reserve, 0U,
+			    "CPU %d: plain GFP_KERNEL allocations got reserve objects",
+			    cpu);
+	kmem_cache_free(s, r->r1);
+	for (i = 0; i < r->b->n; i++)
+		kmem_cache_free(s, r->b->objs[i]);
+	/* The next run starts with no objects queued, as this one did. */
+	kmem_cache_shrink(s);
 }
 
 /*
@@ -823,34 +858,22 @@ static long alloc_reserves(void *arg)
  * reserves, as the page allocator's would when it gives them. On every
  * CPU: one on a node without memory gets its pages, the reserve page
  * among them, from another node, and must look for that page on the node
- * list it went to, not its own node's.
+ * list it went to, not its own node's. Then, where there is a second node
+ * with normal memory, the same with every CPU's new pages from another
+ * node than its own, as when its own is short.
  */
 static void slqb_test_reserves(struct kunit *test)
 {
 	struct kmem_cache *s = test_cache(test, "slqb_test_reserves", 0, NULL);
 	struct reserves r = { .b = new_batch(test, s, 2 * s->hiwater + 1) };
-	int cpu, i;
+	int cpu;
 
 	for_each_online_cpu(cpu) {
-		unsigned int plain_reserve = 0;
-
-		KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_reserves, &r), 0);
-		KUNIT_ASSERT_NOT_NULL(test, r.r1);
-		KUNIT_ASSERT_NOT_NULL(test, r.r2);
-		KUNIT_EXPECT_TRUE(test, slab_test_pfmemalloc(virt_to_slab(r.r1)));
-		KUNIT_EXPECT_TRUE_MSG(test, r.same_page,
-				      "CPU %d took a second reserve page", cpu);
-		for (i = 0; i < r.b->n; i++) {
-			KUNIT_ASSERT_NOT_NULL(test, r.b->objs[i]);
-			if (slab_test_pfmemalloc(virt_to_slab(r.b->objs[i])))
-				plain_reserve++;
-		}
-		KUNIT_EXPECT_EQ_MSG(test, plain_reserve, 0U,
-				    "CPU %d: plain GFP_KERNEL allocations got reserve objects",
-				    cpu);
-		kmem_cache_free(s, r.r1);
-		for (i = 0; i < r.b->n; i++)
-			kmem_cache_free(s, r.b->objs[i]);
+		r.node = NUMA_NO_NODE;
+		check_reserves(test, &r, cpu);
+		r.node = node_with_memory_besides(cpu_to_mem(cpu));
+		if (r.node != NUMA_NO_NODE)
+			check_reserves(test, &r, cpu);
 	}
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
 	kmem_cache_shrink(s);

@@ -45,8 +45,9 @@
  *   them and whence they are freed when empty, whether or not it returns.
  *
  *   Emergency reserves: a page the page allocator gave from its reserves
- *   (pfmemalloc) joins its node's list even without NUMA, never a CPU's,
- *   as a CPU's freelist serves any caller. Only callers entitled to the
+ *   (pfmemalloc) joins a node list even without NUMA, never a CPU's, as a
+ *   CPU's freelist serves any caller: the list the CPU takes objects from,
+ *   even if the page is another node's. Only callers entitled to the
  *   reserves take its objects (and look there before asking for another
  *   such page); its objects go back to it when freed, as above.
  *
@@ -1168,18 +1169,22 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
  */
 
 /*
- * Take an object from a node list's pages. Only a caller entitled to the
- * emergency reserves (gfp_pfmemalloc_allowed()) gets one of a reserve
- * page's. The node's list_lock is held.
+ * Take an object from a node list's pages for a caller that asked for
+ * @node (NUMA_NO_NODE: any). Only a caller entitled to the emergency
+ * reserves (gfp_pfmemalloc_allowed()) gets one of a reserve page's, and
+ * not a __GFP_THISNODE caller if the page is another node's than @node
+ * (alloc_pfmemalloc()). The node's list_lock is held.
  */
 static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
-			    gfp_t gfpflags)
+			    int node, gfp_t gfpflags)
 {
 	bool reserves = gfp_pfmemalloc_allowed(gfpflags);
+	bool thisnode = gfpflags & __GFP_THISNODE;
 	struct slab *slab;
 
 	list_for_each_entry(slab, &l->partial, slab_list) {
-		if (unlikely(slab_test_pfmemalloc(slab)) && !reserves)
+		if (unlikely(slab_test_pfmemalloc(slab)) &&
+		    (!reserves || (thisnode && slab_nid(slab) != node)))
 			continue;
 		return slab_take(s, l, slab);
 	}
@@ -1193,12 +1198,19 @@ static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
  * (swap over the network depends on them). An object of such a page is
  * freed to its page, under the node's lock (free_foreign()).
  *
- * A new page from the reserves joins its node's list and gives the
- * entitled caller one object. Interrupts are disabled.
+ * A new page from the reserves gives the entitled caller one object and
+ * joins the node list that this CPU takes objects from (alloc_node_list()),
+ * so that the next entitled allocation here finds it before it takes
+ * another reserve page. That is the page's own node's list unless the
+ * page allocator gave the page from another node, this one being short of
+ * memory; a reserve page is then the only page of a node list that is not
+ * of its node (which only __GFP_THISNODE callers ask about: see
+ * node_list_take()), until it is freed, as soon as it is empty.
+ * Interrupts are disabled.
  */
 static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab)
 {
-	struct kmem_cache_node *n = s->node[slab_nid(slab)];
+	struct kmem_cache_node *n = s->node[local_list_node()];
 	void *object;
 
 	/* Only the boot cache, before kmem_cache_init() is done. */
@@ -1233,7 +1245,7 @@ static void *alloc_node_list(struct kmem_cache *s, gfp_t gfpflags)
 	if (!n || !READ_ONCE(n->list.nr_partial))
 		return NULL;
 	spin_lock(&n->list_lock);
-	object = node_list_take(s, &n->list, gfpflags);
+	object = node_list_take(s, &n->list, NUMA_NO_NODE, gfpflags);
 	spin_unlock(&n->list_lock);
 	/* Its free is counted as an off-node free: count it alike. */
 	if (object)
@@ -1267,7 +1279,7 @@ static void *alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
 		goto fallback;
 
 	spin_lock_irqsave(&n->list_lock, flags);
-	object = node_list_take(s, &n->list, gfpflags);
+	object = node_list_take(s, &n->list, node, gfpflags);
 	spin_unlock_irqrestore(&n->list_lock, flags);
 	if (object)
 		goto out;
