@@ -5,7 +5,8 @@
 # /harness, the kernel modules staged by 'make modules_install' under MODROOT,
 # out-of-tree modules (-k) in /lib/modules/extra/,
 # and host PROGRAMs (names or paths) with the shared libraries ldd lists
-# (the name slqbinfo: tools/slqbinfo of the repo, built static).
+# (the name slqbinfo: tools/slqbinfo of the repo, built static; the name
+# test_kmem: the composed tree's cgroup selftest, built static).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -58,6 +59,14 @@ for p in "$@"; do
 	if [ "$p" = slqbinfo ]; then	# the series' tools/slqbinfo, built static
 		make -s -C "$REPO/tools/slqbinfo" OUTPUT="$stage/usr/bin/" LDFLAGS=-static ||
 			die "building tools/slqbinfo for the initramfs failed"
+		continue
+	fi
+	if [ "$p" = test_kmem ]; then	# tools/testing/selftests/cgroup of the tree
+		k=$SRC/tools/testing/selftests/cgroup
+		mkdir -p "$stage/usr/bin"
+		gcc -O2 -Wall -static -o "$stage/usr/bin/test_kmem" "$k/test_kmem.c" \
+			"$k/cgroup_util.c" "$HARNESS/build/stdout-lines.c" -lpthread ||
+			die "building the selftest test_kmem for the initramfs failed"
 		continue
 	fi
 	path=$p
