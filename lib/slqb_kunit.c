@@ -789,12 +789,17 @@ struct reserves {
 	void *r1, *r2;		/* the entitled ones */
 	bool same_page;		/* r2 came from r1's page */
 	int node;		/* new pages' node; NUMA_NO_NODE: the CPU's */
+	int nid;		/* r1's node */
+	int here;		/* the CPU's node, if it has normal memory */
+	void *mine[2];		/* entitled, for @here: thisnode, then not */
 };
 
 /*
- * On one CPU (work_on_cpu()): two entitled allocations, then plain ones
- * past the watermark, then the second entitled object freed and one more
- * plain allocation, which must not get it.
+ * On one CPU (work_on_cpu()): two entitled allocations; two more that ask
+ * for this CPU's node, with and without __GFP_THISNODE, which must get
+ * objects of that node whatever reserve page its list holds; then plain
+ * ones past the watermark, then the second entitled object freed and one
+ * more plain allocation, which must not get it.
  */
 static long alloc_reserves(void *arg)
 {
@@ -811,6 +816,14 @@ static long alloc_reserves(void *arg)
 	r->r2 = kmem_cache_alloc(s, GFP_KERNEL | __GFP_MEMALLOC);
 	r->same_page = r->r1 && r->r2 &&
 		       virt_to_slab(r->r1) == virt_to_slab(r->r2);
+	r->here = numa_mem_id();
+	if (!node_state(r->here, N_NORMAL_MEMORY))
+		r->here = NUMA_NO_NODE;
+	for (i = 0; i < ARRAY_SIZE(r->mine); i++)
+		r->mine[i] = r->here == NUMA_NO_NODE ? NULL :
+			     kmem_cache_alloc_node(s, GFP_KERNEL | __GFP_MEMALLOC |
+						   (i ? 0 : __GFP_THISNODE),
+						   r->here);
 	for (i = 0; i < n; i++)
 		r->b->objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
 	if (r->r2)
@@ -833,8 +846,20 @@ static void check_reserves(struct kunit *test, struct reserves *r, int cpu)
 	KUNIT_ASSERT_NOT_NULL(test, r->r2);
 	KUNIT_EXPECT_TRUE(test, slab_test_pfmemalloc(virt_to_slab(r->r1)));
 	KUNIT_EXPECT_TRUE_MSG(test, r->same_page,
-			      "CPU %d took a second reserve page (pages from node %d)",
-			      cpu, r->node);
+			      "CPU %d took a second reserve page%s", cpu,
+			      r->node == NUMA_NO_NODE ? "" :
+			      " (its new pages from another node)");
+	r->nid = page_to_nid(virt_to_page(r->r1));
+	for (i = 0; i < ARRAY_SIZE(r->mine); i++) {
+		if (r->here == NUMA_NO_NODE)
+			break;
+		KUNIT_ASSERT_NOT_NULL(test, r->mine[i]);
+		KUNIT_EXPECT_EQ_MSG(test, page_to_nid(virt_to_page(r->mine[i])),
+				    r->here,
+				    "CPU %d: an entitled allocation for node %d%s got another node's object",
+				    cpu, r->here, i ? "" : " (__GFP_THISNODE)");
+		kmem_cache_free(s, r->mine[i]);
+	}
 	for (i = 0; i < r->b->n; i++) {
 		KUNIT_ASSERT_NOT_NULL(test, r->b->objs[i]);
 		if (slab_test_pfmemalloc(virt_to_slab(r->b->objs[i])))
@@ -860,7 +885,8 @@ static void check_reserves(struct kunit *test, struct reserves *r, int cpu)
  * among them, from another node, and must look for that page on the node
  * list it went to, not its own node's. Then, where there is a second node
  * with normal memory, the same with every CPU's new pages from another
- * node than its own, as when its own is short.
+ * node than the first run's, as when its own is short: the reserve page
+ * then sits on a list of another node than its own.
  */
 static void slqb_test_reserves(struct kunit *test)
 {
@@ -871,7 +897,7 @@ static void slqb_test_reserves(struct kunit *test)
 	for_each_online_cpu(cpu) {
 		r.node = NUMA_NO_NODE;
 		check_reserves(test, &r, cpu);
-		r.node = node_with_memory_besides(cpu_to_mem(cpu));
+		r.node = node_with_memory_besides(r.nid);
 		if (r.node != NUMA_NO_NODE)
 			check_reserves(test, &r, cpu);
 	}

@@ -29,13 +29,14 @@
  *   NUMA: a CPU's pages come from its nearest memory node. A request for
  *   another node (kmalloc_node(), __GFP_THISNODE, a mempolicy) is served
  *   from that node's struct kmem_cache_node list, whose pages come from
- *   that node only and whose objects go straight back to their page when
- *   freed, under the node's list_lock: there are no queues to pin memory
- *   there. Ownership goes by page (slab->list), never by node number, so
- *   a CPU on a memoryless node (one without normal memory, N_NORMAL_MEMORY,
- *   as tested at allocation time: none at all, or only ZONE_MOVABLE's)
- *   simply owns pages from another node, and its frees find their way
- *   home like any other. A CPU whose queues and
+ *   that node only (but for a reserve page, see "Emergency reserves"
+ *   below, which such requests do not take) and whose objects go straight
+ *   back to their page when freed, under the node's list_lock: there are
+ *   no queues to pin memory there. Ownership goes by page (slab->list),
+ *   never by node number, so a CPU on a memoryless node (one without
+ *   normal memory, N_NORMAL_MEMORY, as tested at allocation time: none at
+ *   all, or only ZONE_MOVABLE's) simply owns pages from another node, and
+ *   its frees find their way home like any other. A CPU whose queues and
  *   pages are empty takes objects of its node list's pages (for a CPU on
  *   a memoryless node, those of the node its pages come from), one at a
  *   time, before a new page, so that those pages fill up first.
@@ -1170,21 +1171,23 @@ static void trim_cpu(struct kmem_cache *s, struct kmem_cache_cpu *c, bool all,
 
 /*
  * Take an object from a node list's pages for a caller that asked for
- * @node (NUMA_NO_NODE: any). Only a caller entitled to the emergency
- * reserves (gfp_pfmemalloc_allowed()) gets one of a reserve page's, and
- * not a __GFP_THISNODE caller if the page is another node's than @node
- * (alloc_pfmemalloc()). The node's list_lock is held.
+ * @node, or for none (NUMA_NO_NODE: a CPU's local allocation). Only a
+ * caller entitled to the emergency reserves (gfp_pfmemalloc_allowed())
+ * gets one of a reserve page's, and, if it asked for a node, only of a
+ * reserve page of that node: a reserve page may sit on the list of
+ * another node than its own (alloc_pfmemalloc()). The node's list_lock is
+ * held.
  */
 static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
 			    int node, gfp_t gfpflags)
 {
 	bool reserves = gfp_pfmemalloc_allowed(gfpflags);
-	bool thisnode = gfpflags & __GFP_THISNODE;
 	struct slab *slab;
 
 	list_for_each_entry(slab, &l->partial, slab_list) {
 		if (unlikely(slab_test_pfmemalloc(slab)) &&
-		    (!reserves || (thisnode && slab_nid(slab) != node)))
+		    (!reserves ||
+		     (node != NUMA_NO_NODE && slab_nid(slab) != node)))
 			continue;
 		return slab_take(s, l, slab);
 	}
@@ -1204,9 +1207,9 @@ static void *node_list_take(struct kmem_cache *s, struct kmem_cache_list *l,
  * another reserve page. That is the page's own node's list unless the
  * page allocator gave the page from another node, this one being short of
  * memory; a reserve page is then the only page of a node list that is not
- * of its node (which only __GFP_THISNODE callers ask about: see
- * node_list_take()), until it is freed, as soon as it is empty.
- * Interrupts are disabled.
+ * of its node, and a caller that asks for a node does not get its objects
+ * (node_list_take()). It is freed as soon as it is empty. Interrupts are
+ * disabled.
  */
 static void *alloc_pfmemalloc(struct kmem_cache *s, struct slab *slab)
 {
