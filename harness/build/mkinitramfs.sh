@@ -4,9 +4,8 @@
 # BusyBox (static), guest/init as /init, guest/lib.sh and guest/tests/ under
 # /harness, the kernel modules staged by 'make modules_install' under MODROOT,
 # out-of-tree modules (-k) in /lib/modules/extra/,
-# and host PROGRAMs (names or paths) with the shared libraries ldd lists
-# (the name slqbinfo: tools/slqbinfo of the repo, built static; the name
-# test_kmem: the composed tree's cgroup selftest, built static).
+# and host PROGRAMs (names or paths) with the shared libraries ldd lists,
+# but for two names built here (harness/README.md, # needs-prog:).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
