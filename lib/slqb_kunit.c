@@ -570,6 +570,7 @@ static void slqb_test_offnode(struct kunit *test)
 struct placement {
 	struct kmem_cache *s;
 	int node;
+	bool any;	/* asked for no node (NUMA_NO_NODE): @node is the CPU's */
 	int wrong;	/* objects not on @node */
 	int failed;	/* allocations that failed */
 };
@@ -582,7 +583,7 @@ static long alloc_thisnode(void *arg)
 
 	for (i = 0; i < ARRAY_SIZE(objs); i++) {
 		objs[i] = kmem_cache_alloc_node(pl->s, GFP_KERNEL | __GFP_THISNODE,
-						pl->node);
+						pl->any ? NUMA_NO_NODE : pl->node);
 		if (!objs[i])
 			pl->failed++;
 		else if (page_to_nid(virt_to_page(objs[i])) != pl->node)
@@ -647,7 +648,8 @@ static long fill_and_free_local(void *arg)
 /*
  * A CPU whose own list holds a page of another node (the page allocator
  * fell back) and whose freelist holds its objects: a __GFP_THISNODE
- * request for the CPU's own node must not take them.
+ * request for the CPU's own node must not take them, nor one for no node
+ * in particular (NUMA_NO_NODE), which means the CPU's own.
  */
 static void slqb_test_thisnode_fallback(struct kunit *test)
 {
@@ -662,16 +664,71 @@ static void slqb_test_thisnode_fallback(struct kunit *test)
 		kmem_cache_destroy(s);
 		kunit_skip(test, "needs a second node with normal memory");
 	}
-	WRITE_ONCE(slqb_kunit_foreign_cache, s);
-	/* The CPU's freelist now holds objects of the other node's page. */
-	work_on_cpu(cpu, fill_and_free_local, &pl);
-	WRITE_ONCE(slqb_kunit_foreign_cache, NULL);
-	KUNIT_ASSERT_EQ(test, pl.wrong, 0);
-	KUNIT_ASSERT_EQ(test, pl.failed, 0);
-	KUNIT_ASSERT_GT(test, per_cpu_ptr(s->cpu_slab, cpu)->freelist.nr, 0UL);
+	for (pl.any = false; ; pl.any = true) {
+		WRITE_ONCE(slqb_kunit_foreign_cache, s);
+		/* The CPU's freelist now holds objects of the other node's. */
+		work_on_cpu(cpu, fill_and_free_local, &pl);
+		WRITE_ONCE(slqb_kunit_foreign_cache, NULL);
+		KUNIT_ASSERT_EQ(test, pl.wrong, 0);
+		KUNIT_ASSERT_EQ(test, pl.failed, 0);
+		KUNIT_ASSERT_GT(test, per_cpu_ptr(s->cpu_slab, cpu)->freelist.nr,
+				0UL);
 
-	work_on_cpu(cpu, alloc_thisnode, &pl);
+		work_on_cpu(cpu, alloc_thisnode, &pl);
+		KUNIT_EXPECT_EQ_MSG(test, pl.wrong, 0, "asked for %s",
+				    pl.any ? "no node" : "the CPU's node");
+		if (pl.any || pl.wrong)
+			break;
+	}
 	placement_done(test, &pl);
+}
+
+static long alloc_thisnode_local(void *arg)
+{
+	struct placement *pl = arg;
+	void *p = kmem_cache_alloc(pl->s, GFP_KERNEL), *q = NULL;
+
+	pl->node = numa_mem_id();
+	if (p && node_state(pl->node, N_NORMAL_MEMORY) &&
+	    page_to_nid(virt_to_page(p)) == pl->node) {
+		kmem_cache_free(pl->s, p);
+		q = kmem_cache_alloc_node(pl->s, GFP_KERNEL | __GFP_THISNODE,
+					  pl->node);
+		pl->wrong += q != p;
+		p = q;
+	}
+	if (p)
+		kmem_cache_free(pl->s, p);
+	else
+		pl->failed++;
+	return 0;
+}
+
+/*
+ * A __GFP_THISNODE request for the CPU's own node, with an object of that
+ * node queued on the CPU, takes it as a plain allocation would (the last
+ * one freed), not a node list's: without the node's lock. On every CPU
+ * whose node has normal memory (the others, and any whose first object
+ * came from elsewhere, have nothing to check).
+ */
+static void slqb_test_thisnode_local(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_thisloc", 0, NULL);
+	struct placement pl = { .s = s };
+	int cpu;
+
+	skip_if_quarantine(test);
+	for_each_online_cpu(cpu)
+		work_on_cpu(cpu, alloc_thisnode_local, &pl);
+	KUNIT_EXPECT_EQ_MSG(test, pl.wrong, 0,
+			    "__GFP_THISNODE for the CPU's node skipped the object it had queued");
+	KUNIT_EXPECT_EQ(test, pl.failed, 0);
+	if (IS_ENABLED(CONFIG_SLQB_STATS))
+		KUNIT_EXPECT_EQ(test, cache_stat(s, SLQB_STAT_OFFNODE_ALLOC, -1),
+				0UL);
+	kmem_cache_shrink(s);
+	expect_no_slabs(test, s);
+	kmem_cache_destroy(s);
 }
 
 /*
@@ -1707,6 +1764,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_offnode),
 	KUNIT_CASE(slqb_test_thisnode),
 	KUNIT_CASE(slqb_test_thisnode_fallback),
+	KUNIT_CASE(slqb_test_thisnode_local),
 	KUNIT_CASE(slqb_test_memoryless_node),
 	KUNIT_CASE(slqb_test_node_fallback),
 	KUNIT_CASE(slqb_test_reserves),

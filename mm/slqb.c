@@ -28,6 +28,8 @@
  *
  *   NUMA: a CPU's pages come from its nearest memory node. A request for
  *   another node (kmalloc_node(), __GFP_THISNODE, a mempolicy) is served
+ *   (but for a __GFP_THISNODE request for the CPU's own node, which takes
+ *   the object at the head of its freelist if it is of that node)
  *   from that node's struct kmem_cache_node list, whose pages come from
  *   that node only (but for a reserve page, see "Emergency reserves"
  *   below, which such requests do not take) and whose objects go straight
@@ -1256,11 +1258,50 @@ static void *alloc_node_list(struct kmem_cache *s, gfp_t gfpflags)
 	return object;
 }
 
+/* The fast path: the most recently freed object of this CPU, or NULL. */
+static __always_inline void *freelist_pop(struct kmem_cache *s,
+					  struct kmem_cache_cpu *c)
+{
+	void *object = c->freelist.head;
+
+	if (likely(object)) {
+		c->freelist.head = get_freepointer(s, object);
+		c->freelist.nr--;
+		__stat(s, SLQB_STAT_ALLOC);
+	}
+	return object;
+}
+
 #ifdef CONFIG_NUMA
 static void *alloc_local(struct kmem_cache *s, gfp_t gfpflags, bool irqs_on);
 
 /*
- * Allocate from @node's list. Without __GFP_THISNODE a node that has no
+ * A __GFP_THISNODE request for this CPU's own node, @node: the object at
+ * the head of the CPU's freelist, if it is of @node, as nearly all are
+ * (only pages the page allocator gave from another node are not). The
+ * request then costs what a plain allocation does, not the node's lock.
+ */
+static void *alloc_thisnode_queued(struct kmem_cache *s, int node)
+{
+	struct kmem_cache_cpu *c;
+	unsigned long flags;
+	void *object;
+
+	local_irq_save(flags);
+	c = this_cpu_ptr(s->cpu_slab);
+	object = c->freelist.head;
+	if (object && slab_nid(virt_to_slab(object)) == node)
+		object = freelist_pop(s, c);
+	else
+		object = NULL;
+	local_irq_restore(flags);
+	return object;
+}
+
+/*
+ * Allocate from @node's list (NUMA_NO_NODE: under __GFP_THISNODE, the
+ * CPU's own node), or, for the CPU's own node, from its freelist
+ * (alloc_thisnode_queued()). Without __GFP_THISNODE a node that has no
  * pages to give falls back to this CPU's own list.
  */
 static void *alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
@@ -1270,6 +1311,14 @@ static void *alloc_node(struct kmem_cache *s, gfp_t gfpflags, int node)
 	unsigned long flags;
 	void *object;
 	gfp_t pageflags = gfpflags;
+
+	if (node == NUMA_NO_NODE)
+		node = numa_mem_id();
+	if (node == numa_mem_id()) {
+		object = alloc_thisnode_queued(s, node);
+		if (object)
+			return object;
+	}
 
 	/*
 	 * A node without normal memory (none, or only ZONE_MOVABLE's) has no
@@ -1418,25 +1467,21 @@ static __always_inline void wipe_freepointer(struct kmem_cache *s,
 		*(void **)(kasan_reset_tag(object) + s->offset) = NULL;
 }
 
+/*
+ * May the CPU's queues serve a request for @node? Without NUMA they may.
+ * With it, for no node in particular or for the CPU's own, but not under
+ * __GFP_THISNODE, whose objects must be of that node (or of the CPU's own,
+ * for none, as with the page allocator): a CPU's queues may hold objects
+ * of another node's pages, where the page allocator fell back.
+ * alloc_node() serves those, from the queue when it can.
+ */
 static __always_inline bool node_is_local(int node, gfp_t gfpflags)
 {
-	if (!IS_ENABLED(CONFIG_NUMA) || node == NUMA_NO_NODE)
+	if (!IS_ENABLED(CONFIG_NUMA))
 		return true;
-	return node == numa_mem_id() && !(gfpflags & __GFP_THISNODE);
-}
-
-/* The fast path: the most recently freed object of this CPU, or NULL. */
-static __always_inline void *freelist_pop(struct kmem_cache *s,
-					  struct kmem_cache_cpu *c)
-{
-	void *object = c->freelist.head;
-
-	if (likely(object)) {
-		c->freelist.head = get_freepointer(s, object);
-		c->freelist.nr--;
-		__stat(s, SLQB_STAT_ALLOC);
-	}
-	return object;
+	if (unlikely(gfpflags & __GFP_THISNODE))
+		return false;
+	return node == NUMA_NO_NODE || node == numa_mem_id();
 }
 
 /* The free fast path's push: a freelist's tail is never read. */
