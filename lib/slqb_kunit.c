@@ -483,9 +483,10 @@ static void slqb_test_shrinker_scan(struct kunit *test)
 {
 	int cpu = cpumask_first(cpu_online_mask);
 	struct kmem_cache *s1, *s2;
-	struct batch *b1, *b2, *burst, *back;
+	struct batch *b1, *b2, *burst, *back, *held;
 	struct cpu_pages p = { };
 	struct free_and_read ar = { .p = &p };
+	unsigned long start, counted, recounted, freed;
 
 	skip_if_quarantine(test);
 	s1 = test_cache(test, "slqb_test_scan1", 0, NULL);
@@ -497,8 +498,29 @@ static void slqb_test_shrinker_scan(struct kunit *test)
 	KUNIT_ASSERT_GT(test, queued_on(s1, cpu), 0UL);
 	KUNIT_ASSERT_GT(test, queued_on(s2, cpu), 0UL);
 
-	KUNIT_EXPECT_GE(test, slqb_kunit_shrink_scan(1), 1UL);
+	/*
+	 * The count is kept a while (not walked again, when two come
+	 * within a second of each other) and lowered by what scans give
+	 * back.
+	 */
+	start = jiffies;
+	counted = slqb_kunit_shrink_count();
+	KUNIT_EXPECT_GE(test, counted, queued_on(s1, cpu) + queued_on(s2, cpu));
+	held = new_batch(test, s2, queued_on(s2, cpu));
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, alloc_batch, held), 0);
+	recounted = slqb_kunit_shrink_count();
+	KUNIT_ASSERT_EQ(test, work_on_cpu(cpu, free_batch, held), 0);
+	if (time_before(jiffies, start + HZ))
+		KUNIT_EXPECT_EQ_MSG(test, recounted, counted,
+				    "the count was walked again (%d queued objects taken)",
+				    held->n);
+
+	freed = slqb_kunit_shrink_scan(1);
+	KUNIT_EXPECT_GE(test, freed, 1UL);
 	KUNIT_EXPECT_GT(test, queued_on(s1, cpu) + queued_on(s2, cpu), 0UL);
+	if (time_before(jiffies, start + HZ))
+		KUNIT_EXPECT_EQ(test, slqb_kunit_shrink_count(),
+				counted > freed ? counted - freed : 0UL);
 
 	KUNIT_EXPECT_GE(test, slqb_kunit_shrink_scan(ULONG_MAX), 1UL);
 	KUNIT_EXPECT_EQ(test, queued_on(s1, cpu), 0UL);

@@ -2151,18 +2151,46 @@ static unsigned long shrinkable_objects(struct kmem_cache *s)
 	return nr;
 }
 
-static unsigned long slqb_shrink_count(struct shrinker *shrink,
-				       struct shrink_control *sc)
+/*
+ * Reclaim asks for the count on every pass, and counting reads the queues
+ * of every CPU for every cache: remote cache lines by the thousand on a
+ * machine of many CPUs. So a count is kept for SLQB_COUNT_INTERVAL and
+ * lowered by what scans give back meanwhile; objects queued meanwhile
+ * wait that long to be counted (they are few: @hiwater bounds them).
+ * slab_mutex guards the three.
+ */
+#define SLQB_COUNT_INTERVAL	HZ
+static unsigned long slqb_shrink_counted;
+static unsigned long slqb_shrink_counted_at;
+static bool slqb_shrink_count_kept;
+
+static unsigned long __slqb_shrink_count(void)
 {
 	struct kmem_cache *s;
 	unsigned long nr = 0;
 
-	if (!mutex_trylock(&slab_mutex))
-		return 0;
+	lockdep_assert_held(&slab_mutex);
+	if (slqb_shrink_count_kept &&
+	    time_before(jiffies, slqb_shrink_counted_at + SLQB_COUNT_INTERVAL))
+		return slqb_shrink_counted;
 	list_for_each_entry(s, &slab_caches, list)
 		nr += shrinkable_objects(s);
-	mutex_unlock(&slab_mutex);
+	slqb_shrink_counted = nr;
+	slqb_shrink_counted_at = jiffies;
+	slqb_shrink_count_kept = true;
 	return nr;
+}
+
+static unsigned long slqb_shrink_count(struct shrinker *shrink,
+				       struct shrink_control *sc)
+{
+	unsigned long nr;
+
+	if (!mutex_trylock(&slab_mutex))
+		return 0;
+	nr = __slqb_shrink_count();
+	mutex_unlock(&slab_mutex);
+	return nr ? nr : SHRINK_EMPTY;
 }
 
 /* The cache the next scan starts with: its index in slab_caches. */
@@ -2204,6 +2232,7 @@ static unsigned long __slqb_shrink_scan(unsigned long nr_to_scan,
 		s = list_next_entry_circular(s, &slab_caches, list);
 	}
 	slqb_shrink_next = (start + i) % nr_caches;
+	slqb_shrink_counted -= min(freed, slqb_shrink_counted);
 	*nr_scanned = max(nr_to_scan, freed);
 	return freed;
 }
@@ -2243,6 +2272,18 @@ unsigned long slqb_kunit_shrink_scan(unsigned long nr_to_scan)
 	return freed;
 }
 EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_shrink_scan);
+
+/* The shrinker's count, for SLQB's KUnit suite, waiting for slab_mutex. */
+unsigned long slqb_kunit_shrink_count(void)
+{
+	unsigned long nr;
+
+	mutex_lock(&slab_mutex);
+	nr = __slqb_shrink_count();
+	mutex_unlock(&slab_mutex);
+	return nr;
+}
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_shrink_count);
 #endif
 
 /* Every few seconds each CPU gives back a batch of what it holds idle. */

@@ -81,6 +81,7 @@ extern struct kmem_cache *slqb_kunit_reserve_cache;
 extern struct kmem_cache *slqb_kunit_foreign_cache;
 extern int slqb_kunit_foreign_node;
 unsigned long slqb_kunit_shrink_scan(unsigned long nr_to_scan);
+unsigned long slqb_kunit_shrink_count(void);
 #endif
 
 #ifdef CONFIG_SLQB_SYSFS
