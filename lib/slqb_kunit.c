@@ -244,6 +244,33 @@ static long wake_cpu(void *arg)
 	return 0;
 }
 
+#ifdef CONFIG_SMP
+struct cpu_queues {
+	struct kmem_cache *s;
+	unsigned long remote;	/* on the CPU's remote_free queue */
+	unsigned long held;	/* on its freelist */
+};
+
+/*
+ * Read on the CPU itself, between its interrupts-off sections: a claim
+ * takes the remote queue and flushes what went past hiwater in one, which
+ * another CPU reading racily may see half done (the queue taken, the
+ * freelist not yet flushed).
+ */
+static long read_cpu_queues(void *arg)
+{
+	struct cpu_queues *q = arg;
+	struct kmem_cache_cpu *c;
+
+	local_irq_disable();
+	c = this_cpu_ptr(q->s->cpu_slab);
+	q->remote = READ_ONCE(c->remote_free.list.nr);
+	q->held = c->freelist.nr;
+	local_irq_enable();
+	return 0;
+}
+#endif
+
 /*
  * A hiwater set anew (as /proc/slabinfo and sysfs set it) bounds the
  * freelist: frees past it flush a batch, leaving hiwater - freebatch + 1
@@ -1410,7 +1437,8 @@ static void slqb_test_trim_bound(struct kunit *test)
 	struct kmem_cache *s = test_cache(test, "slqb_test_trim", 0, NULL);
 	struct batch *own, *far;
 	struct kmem_cache_cpu *owner;
-	unsigned long held, queued;
+	struct cpu_queues q = { .s = s };
+	unsigned long held;
 	int a, c, i;
 
 	two_cpus(test, &a, &c);
@@ -1434,10 +1462,9 @@ static void slqb_test_trim_bound(struct kunit *test)
 		msleep(100);
 		work_on_cpu(a, wake_cpu, NULL);
 	}
-	queued = READ_ONCE(owner->remote_free.list.nr);
-	held = READ_ONCE(owner->freelist.nr);
-	KUNIT_EXPECT_EQ(test, queued, 0UL);
-	KUNIT_EXPECT_LE(test, held, (unsigned long)s->hiwater);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, read_cpu_queues, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.remote, 0UL);
+	KUNIT_EXPECT_LE(test, q.held, (unsigned long)s->hiwater);
 	kmem_cache_shrink(s);
 	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
