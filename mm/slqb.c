@@ -54,6 +54,19 @@
  *   reserves take its objects (and look there before asking for another
  *   such page); its objects go back to it when freed, as above.
  *
+ *   Memory cgroups: an object is charged when allocated and uncharged
+ *   when freed, before it is queued, on whichever CPU frees it; queued
+ *   objects are charged to nobody.
+ *
+ *   Memory hotplug: none of this needs a notifier. Offlining isolates
+ *   its range first, and isolation refuses any slab page; pages with no
+ *   live object go back at the trim or the shrink (below), after which
+ *   offlining can be retried.
+ *
+ *   Orders: a page is order 0 unless objects are over a quarter page;
+ *   a larger preferred order is asked for without reclaim or warning, and
+ *   falls back to the smallest order that holds one object (new_slab()).
+ *
  * Locking:
  *
  *   kmem_cache_cpu, except @remote_free: only its own CPU, with interrupts
@@ -81,8 +94,8 @@
  *   dropped and the per-CPU state is consistent again, since freeing a
  *   page may free slab objects (memcg vectors) itself. slab_mutex (and
  *   CPU hotplug's lock above it) is taken only by cache creation and
- *   destruction, the trim worker (trylock), the shrinker (trylock) and
- *   CPU hotplug.
+ *   destruction, the trim worker (trylock), the shrinker (trylock), CPU
+ *   hotplug, and the tunables' writers (/proc/slabinfo, sysfs).
  *
  * Memory is given back by the flush above @hiwater, by a per-CPU trim
  * that runs every few seconds and shrinks idle queues, by a shrinker that
