@@ -14,7 +14,7 @@
  *
  * Parameters: nobj (N, default 10000), reps (3), quick (N 5000, 2 rounds),
  * only=GROUP[,GROUP] (floor,kmalloc,cache,bulk,remote,handoff,allcpu,
- * footprint).
+ * footprint,shrink).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -875,6 +875,59 @@ static void bench_footprint(void)
 }
 
 /*
+ * What a shrink costs with a cache's queues as full as a burst leaves them:
+ * N allocations and N frees on the CPU, then kmem_cache_shrink(), timed,
+ * per call; the fastest of the rounds. SLQB gives back what a CPU holds of
+ * a cache in one interrupts-off section (an IPI; on a UP kernel, a call
+ * with interrupts disabled), and so does its shrinker, a cache at a time:
+ * on UP this time bounds the longest such section. SLUB flushes its CPU
+ * slabs from per-CPU work and then sorts its node partial lists.
+ */
+struct shrink_arg {
+	struct kmem_cache *s;
+	unsigned int size;
+	u64 best;
+};
+
+static int shrink_fn(void *data)
+{
+	struct shrink_arg *a = data;
+	unsigned int r;
+	u64 t0;
+
+	a->best = U64_MAX;
+	for (r = 0; r <= reps; r++) {
+		if (alloc_n(a->s, a->size, ptrs, nobj))
+			return -ENOMEM;
+		free_n(a->s, ptrs, nobj);
+		t0 = now();
+		kmem_cache_shrink(a->s);
+		if (r)
+			a->best = min(a->best, now() - t0);
+	}
+	return 0;
+}
+
+static void bench_shrink(void)
+{
+	struct shrink_arg a;
+	unsigned int i;
+	char m[64];
+
+	for (i = 0; i < ARRAY_SIZE(few_sizes); i++) {
+		a.size = few_sizes[i];
+		a.s = bench_cache(a.size);
+		if (!a.s || run_on(cpumask_first(cpu_online_mask), shrink_fn, &a)) {
+			errors++;
+		} else {
+			snprintf(m, sizeof(m), "shrink.%u", a.size);
+			report(m, a.best, 1, tunit, false);
+		}
+		kmem_cache_destroy(a.s);
+	}
+}
+
+/*
  * UML's physical memory is a host file mapped into the process: the first
  * touch of each of its pages is a host page fault, which zeroes the page
  * (measured with perf on the host: 17% of a kmalloc run's samples, on the
@@ -938,6 +991,8 @@ static int __init slab_bench_init(void)
 		bench_allcpu();
 	if (enabled("footprint"))
 		bench_footprint();
+	if (enabled("shrink"))
+		bench_shrink();
 
 	vfree(ptrs);
 	pr_info("@@BENCH-DONE errors=%u secs=%llu\n", errors,
