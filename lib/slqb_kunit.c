@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/nodemask.h>
 #include <linux/slab.h>
+#include <linux/swap.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 #include "../mm/slab.h"
@@ -496,6 +497,71 @@ static long alloc_batch_read_pages(void *arg)
 static unsigned long queued_on(struct kmem_cache *s, int cpu)
 {
 	return READ_ONCE(per_cpu_ptr(s->cpu_slab, cpu)->freelist.nr);
+}
+
+struct reclaimer {
+	struct batch *b;
+	struct completion ready;
+	unsigned long credited;	/* its reclaim_state's count, at the end */
+};
+
+/*
+ * A task in reclaim (current->reclaim_state set) on its CPU, with the
+ * cache's objects it freed queued there, busy with interrupts enabled
+ * until stopped.
+ */
+static int reclaiming_task(void *arg)
+{
+	struct reclaimer *r = arg;
+	struct reclaim_state rs = { };
+
+	if (!alloc_batch(r->b))
+		free_batch(r->b);
+	current->reclaim_state = &rs;
+	complete(&r->ready);
+	while (!kthread_should_stop())
+		cpu_relax();
+	current->reclaim_state = NULL;
+	r->credited = rs.reclaimed_slab;
+	return 0;
+}
+
+static long shrink_cache(void *arg)
+{
+	kmem_cache_shrink(arg);
+	return 0;
+}
+
+/*
+ * A task's reclaim_state counts the slab pages it frees itself (reclaim
+ * credits them to its progress), not those an interrupt frees on its CPU
+ * meanwhile: a drain's IPI from kmem_cache_shrink() on another CPU frees
+ * the pages of the objects queued under a task in reclaim, which must be
+ * credited none of them.
+ */
+static void slqb_test_reclaim_credit(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_credit", 0, NULL);
+	struct reclaimer r = { .b = new_batch(test, s, s->hiwater) };
+	struct task_struct *t;
+	int a, b;
+
+	two_cpus(test, &a, &b);
+	skip_if_quarantine(test);
+	init_completion(&r.ready);
+	t = kthread_create_on_cpu(reclaiming_task, &r, a, "slqb_reclaim/%u");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	wake_up_process(t);
+	wait_for_completion(&r.ready);
+	KUNIT_EXPECT_GT(test, queued_on(s, a), 0UL);
+
+	work_on_cpu(b, shrink_cache, s);
+	/* The drain gave every page back: on a, under the task in reclaim. */
+	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), 0UL);
+	kthread_stop(t);
+	KUNIT_EXPECT_EQ_MSG(test, r.credited, 0UL,
+			    "pages an IPI freed were credited to the task it interrupted");
+	kmem_cache_destroy(s);
 }
 
 /*
@@ -1832,6 +1898,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_trim_bound),
 	KUNIT_CASE(slqb_test_busy_order),
 	KUNIT_CASE(slqb_test_memcg),
+	KUNIT_CASE(slqb_test_reclaim_credit),
 	{}
 };
 
