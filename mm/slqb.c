@@ -28,13 +28,13 @@
  *
  *   NUMA: a CPU's pages come from its nearest memory node. A request for
  *   another node (kmalloc_node(), __GFP_THISNODE, a mempolicy) is served
- *   (but for a __GFP_THISNODE request for the CPU's own node, which takes
- *   the object at the head of its freelist if it is of that node)
  *   from that node's struct kmem_cache_node list, whose pages come from
  *   that node only (but for a reserve page, see "Emergency reserves"
  *   below, which such requests do not take) and whose objects go straight
  *   back to their page when freed, under the node's list_lock: there are
- *   no queues to pin memory there. Ownership goes by page (slab->list),
+ *   no queues to pin memory there. A __GFP_THISNODE request for the CPU's
+ *   own node first takes the head of its freelist, if of that node
+ *   (alloc_thisnode_queued()). Ownership goes by page (slab->list),
  *   never by node number, so a CPU on a memoryless node (one without
  *   normal memory, N_NORMAL_MEMORY, as tested at allocation time: none at
  *   all, or only ZONE_MOVABLE's) simply owns pages from another node, and

@@ -114,15 +114,24 @@ kunit_known() {
 	fi
 }
 
-# memcg_child NAME: a child memory cgroup of the cgroup2 root (mounted
-# here when it is not), its folder on stdout; fails without one.
-memcg_child() {
+# memcg_root: the cgroup2 root (mounted here when it is not), with the
+# memory controller enabled for its children, its folder on stdout; fails
+# without one.
+memcg_root() {
 	local root=/sys/fs/cgroup
 	# /proc/mounts: "none /sys/fs/cgroup cgroup2 ...", the device first.
 	awk -v r="$root" '$2 == r && $3 == "cgroup2" { f = 1 } END { exit !f }' /proc/mounts ||
 		mount -t cgroup2 none "$root" 2>/dev/null || return 1
 	grep -qw memory "$root/cgroup.controllers" || return 1
 	echo +memory > "$root/cgroup.subtree_control" || return 1
+	echo "$root"
+}
+
+# memcg_child NAME: a child memory cgroup of memcg_root's, its folder on
+# stdout; fails without one.
+memcg_child() {
+	local root
+	root=$(memcg_root) || return 1
 	mkdir -p "$root/$1" && echo "$root/$1"
 }
 
