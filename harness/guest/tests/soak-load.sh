@@ -29,8 +29,8 @@
 # allocations of at most 1 KiB do not fail under pressure: a failure is the
 # allocator's).
 # Asserted of the workers: stress-ng's exit status is 0 (3, a stressor that
-# could not start for want of memory, passes only when failslab injected
-# failures), no stressor died on a signal, no hackbench run and no loopback
+# could not start for want of memory, and 2, stressors that failed on an
+# ENOMEM of their own, pass only when failslab injected failures), no stressor died on a signal, no hackbench run and no loopback
 # HTTP fetch failed; and the /dev/kmsg reader that counts the stack dumps
 # was still alive at the end (else what it missed went uncounted).
 # One machine-readable line sums it up:
@@ -424,13 +424,42 @@ else
 fi
 [ "$stressng_ops" -gt 0 ] || fail stressng-ops "stress-ng reported no bogo ops (see its output above)"
 # stress-ng's status: 0; 3 (a stressor could not start for want of a
-# resource, e.g. ENOMEM) only when failslab injected failures; anything else
-# (1 an error, 2 a stressor failed, 5 a signal, 6 an early exit, 7 bogo ops
-# not trustworthy, 124 interrupted by timeout) fails.
+# resource, e.g. ENOMEM) only when failslab injected failures; 2 (a stressor
+# failed) only when failslab injected failures and enomem_failures below
+# explains it; anything else (1 an error, 5 a signal, 6 an early exit, 7 bogo
+# ops not trustworthy, 124 interrupted by timeout) fails.
+# Some stressors count an injected ENOMEM as a failure of their own: the
+# dentry stressor's open() (seen in two 10-minute runs on numa2, each time
+# ending stress-ng with status 2), msgsnd(), mq_send(). Status 2 is theirs
+# only if every stressor that stress-ng says ended with an error printed a
+# failure with errno 12 (ENOMEM) or 105 (ENOBUFS: a socket's allocation),
+# and stress-ng printed no other error (a stressor killed by a signal, as
+# harness.soak_break=stress-ng does, ends it with status 2 too, without an
+# ENOMEM). Prints what is not explained so; nothing when all is.
+enomem_failures() {
+	awk '
+	/stress-ng: fail: +\[[0-9]+\].*errno=(12|105) / {
+		pid = $3; gsub(/[][]/, "", pid); nomem[pid] = 1; next }
+	/stress-ng: error: .* terminated with an error, exit status=2 \(stressor failed\)/ {
+		pid = $0; sub(/.*process \[/, "", pid); sub(/\].*/, "", pid)
+		failed[pid] = $0; n++; next }
+	/stress-ng: error:/ { print; bad = 1 }
+	END {
+		for (p in failed) if (!(p in nomem)) { print failed[p] " (no ENOMEM of its own)"; bad = 1 }
+		if (!n && !bad) print "no stressor said it ended with an error"
+	}' "$1"
+}
 case "$sng_rc,$injected" in
 0,*) pass stress-ng-status "exit status 0" ;;
-3,na|3,0) fail stress-ng-status "exit status 3 (no resource), and failslab injected nothing" ;;
+3,na|3,0|2,na|2,0) fail stress-ng-status "exit status $sng_rc, and failslab injected nothing" ;;
 3,*) pass stress-ng-status "exit status 3 (no resource), failslab injected $injected failures" ;;
+2,*)
+	why=$(enomem_failures $W/sng.out)
+	if [ -z "$why" ]; then
+		pass stress-ng-status "exit status 2: each stressor that failed had an ENOMEM (failslab injected $injected failures): $(grep -c 'terminated with an error' $W/sng.out) of them"
+	else
+		fail stress-ng-status "exit status 2, not explained by failslab's ENOMEM: $(echo "$why" | head -3 | tr '\n' ';')"
+	fi ;;
 *) fail stress-ng-status "exit status $sng_rc (see its output above)" ;;
 esac
 check hackbench-no-signal [ "$hb_sig" = 0 ]
