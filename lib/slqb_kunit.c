@@ -1535,8 +1535,79 @@ static void slqb_test_trim_bound(struct kunit *test)
 	expect_no_slabs(test, s);
 	kmem_cache_destroy(s);
 }
+
+/*
+ * A CPU that goes idle with a cache queued. The trim is deferrable work:
+ * on a NO_HZ_IDLE kernel (slqb-preempt) an idle CPU's tick stops and the
+ * trim's timer waits for the next wakeup, so only the stated bound and
+ * the shrinker limit what the CPU holds. Left idle for three trim
+ * intervals (no work queued on it), it holds at most hiwater on its
+ * freelist and at most hiwater on its remote queue, whether its trim ran
+ * or not; a shrinker scan, which reaches it by IPI while it is idle,
+ * leaves it nothing.
+ */
+static long shrink_all(void *arg)
+{
+	unsigned long *freed = arg;
+
+	*freed = slqb_kunit_shrink_scan(ULONG_MAX);
+	return 0;
+}
+
+static void slqb_test_idle_cpu(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_idle_cpu", 0, NULL);
+	struct batch *own, *far;
+	struct cpu_queues q = { .s = s };
+	unsigned long freed;
+	int a, c;
+
+	/* The last CPU: the least likely to run the test's own work. */
+	c = cpumask_first(cpu_online_mask);
+	a = cpumask_last(cpu_online_mask);
+	if (a == c)
+		kunit_skip(test, "needs two online CPUs");
+	skip_if_quarantine(test);
+	own = new_batch(test, s, 2 * s->hiwater);
+	far = new_batch(test, s, s->hiwater / 2);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, own), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, far), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, own), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, far), 0);
+
+	msleep(jiffies_to_msecs(3 * SLQB_TRIM_INTERVAL));
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, read_cpu_queues, &q), 0);
+	kunit_info(test, "CPU %d after %u ms idle: %lu held, %lu on its remote queue (%s; hiwater %u)\n",
+		   a, jiffies_to_msecs(3 * SLQB_TRIM_INTERVAL), q.held, q.remote,
+		   IS_ENABLED(CONFIG_NO_HZ_IDLE) ? "NO_HZ_IDLE" : "periodic tick",
+		   s->hiwater);
+	KUNIT_EXPECT_LE(test, q.held, (unsigned long)s->hiwater);
+	KUNIT_EXPECT_LE(test, q.remote, (unsigned long)s->hiwater);
+
+	/* Queue them again, and let the shrinker take them. */
+	if (!q.held && !q.remote) {
+		KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, far), 0);
+		KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, far), 0);
+		KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, own), 0);
+		KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, own), 0);
+	}
+	/* From c, so that a stays idle (the test's own thread may run on a). */
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, shrink_all, &freed), 0);
+	KUNIT_EXPECT_GE(test, freed, 1UL);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, read_cpu_queues, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.held, 0UL);
+	KUNIT_EXPECT_EQ(test, q.remote, 0UL);
+	kmem_cache_shrink(s);
+	expect_no_slabs(test, s);
+	kmem_cache_destroy(s);
+}
 #else
 static void slqb_test_trim_bound(struct kunit *test)
+{
+	kunit_skip(test, "needs CONFIG_SMP");
+}
+
+static void slqb_test_idle_cpu(struct kunit *test)
 {
 	kunit_skip(test, "needs CONFIG_SMP");
 }
@@ -1896,6 +1967,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_idle_owner),
 	KUNIT_CASE(slqb_test_dead_cpu_pages),
 	KUNIT_CASE(slqb_test_trim_bound),
+	KUNIT_CASE(slqb_test_idle_cpu),
 	KUNIT_CASE(slqb_test_busy_order),
 	KUNIT_CASE(slqb_test_memcg),
 	KUNIT_CASE(slqb_test_reclaim_credit),

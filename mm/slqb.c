@@ -156,9 +156,6 @@
 #include "slab.h"
 #include "slqb.h"
 
-/* How often each CPU trims its idle queues. */
-#define SLQB_TRIM_INTERVAL	(2 * HZ)
-
 /* The cache of caches: static, so that it needs no cache to exist. */
 static struct kmem_cache boot_kmem_cache;
 

@@ -13,6 +13,9 @@
 /* The largest per-CPU queue a tunable may ask for, in objects. */
 #define SLQB_MAX_HIWATER	65536
 
+/* How often each CPU trims its idle queues. */
+#define SLQB_TRIM_INTERVAL	(2 * HZ)
+
 /*
  * A cache whose preferred order is above its minimum makes slabs of the
  * minimum order until it has needed as many objects as SLQB_BUSY_SLABS
