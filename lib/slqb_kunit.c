@@ -1030,6 +1030,17 @@ static void check_reserves(struct kunit *test, struct reserves *r, int cpu)
 				    r->here,
 				    "CPU %d: an entitled allocation for node %d%s got another node's object",
 				    cpu, r->here, i ? "" : " (__GFP_THISNODE)");
+		/*
+		 * The reserve page of this node is on the list they look at
+		 * (the first pass's, on a CPU of a node with memory): one of
+		 * them taking a reserve page must take that one.
+		 */
+		if (r->node == NUMA_NO_NODE && r->nid == r->here &&
+		    slab_test_pfmemalloc(virt_to_slab(r->mine[i])))
+			KUNIT_EXPECT_PTR_EQ_MSG(test, virt_to_slab(r->mine[i]),
+						virt_to_slab(r->r1),
+						"CPU %d: an entitled allocation for node %d%s took a second reserve page",
+						cpu, r->here, i ? "" : " (__GFP_THISNODE)");
 		kmem_cache_free(s, r->mine[i]);
 	}
 	for (i = 0; i < r->b->n; i++) {
