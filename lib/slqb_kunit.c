@@ -486,6 +486,50 @@ static long alloc_then_free(void *arg)
 	return ret;
 }
 
+/*
+ * A drain interrupts only the CPUs that hold something of the cache
+ * (on_each_cpu_cond()): with many caches and few busy CPUs most IPIs
+ * would be wasted, and idle, isolated and nohz_full CPUs woken for
+ * nothing. One CPU holds the cache's objects and pages: a shrink, and a
+ * shrinker scan, drain there and nowhere else.
+ */
+static void check_drained_on(struct kunit *test, int cpu, const char *by)
+{
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      cpumask_subset(&slqb_kunit_drained, cpumask_of(cpu)),
+			      "%s drained on CPUs %*pbl; CPU %d alone held objects",
+			      by, cpumask_pr_args(&slqb_kunit_drained), cpu);
+	/* KASAN's quarantine may keep every object: nothing queued then. */
+	if (!IS_ENABLED(CONFIG_KASAN_GENERIC))
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      cpumask_test_cpu(cpu, &slqb_kunit_drained),
+				      "%s did not drain CPU %d, which held objects",
+				      by, cpu);
+}
+
+static void slqb_test_drain_targets(struct kunit *test)
+{
+	struct kmem_cache *s = test_cache(test, "slqb_test_drain", 0, NULL);
+	struct batch *b = new_batch(test, s, s->hiwater / 2);
+	int a = cpumask_last(cpu_online_mask);
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_then_free, b), 0);
+	cpumask_clear(&slqb_kunit_drained);
+	WRITE_ONCE(slqb_kunit_drain_cache, s);
+	kmem_cache_shrink(s);
+	check_drained_on(test, a, "kmem_cache_shrink()");
+
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_then_free, b), 0);
+	cpumask_clear(&slqb_kunit_drained);
+	slqb_kunit_shrink_scan(ULONG_MAX);
+	check_drained_on(test, a, "the shrinker");
+	WRITE_ONCE(slqb_kunit_drain_cache, NULL);
+
+	kmem_cache_shrink(s);
+	expect_no_slabs(test, s);
+	kmem_cache_destroy(s);
+}
+
 static long alloc_batch_read_pages(void *arg)
 {
 	struct free_and_read *ar = arg;
@@ -1958,6 +2002,7 @@ static struct kunit_case slqb_test_cases[] = {
 	KUNIT_CASE(slqb_test_remote_free),
 	KUNIT_CASE(slqb_test_shrink),
 	KUNIT_CASE(slqb_test_shrinker_scan),
+	KUNIT_CASE(slqb_test_drain_targets),
 	KUNIT_CASE(slqb_test_offnode),
 	KUNIT_CASE(slqb_test_thisnode),
 	KUNIT_CASE(slqb_test_thisnode_fallback),

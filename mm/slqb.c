@@ -395,6 +395,10 @@ struct kmem_cache *slqb_kunit_foreign_cache;
 EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_foreign_cache);
 int slqb_kunit_foreign_node = NUMA_NO_NODE;
 EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_foreign_node);
+struct kmem_cache *slqb_kunit_drain_cache;
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_drain_cache);
+struct cpumask slqb_kunit_drained;
+EXPORT_SYMBOL_IF_KUNIT(slqb_kunit_drained);
 #endif
 
 /*
@@ -2088,6 +2092,10 @@ static void drain_this_cpu(void *arg)
 	struct kmem_cache *s = arg;
 	LIST_HEAD(discard);
 
+#if IS_ENABLED(CONFIG_SLQB_KUNIT_TEST)
+	if (unlikely(s == READ_ONCE(slqb_kunit_drain_cache)))
+		cpumask_set_cpu(smp_processor_id(), &slqb_kunit_drained);
+#endif
 	trim_cpu(s, this_cpu_ptr(s->cpu_slab), true, &discard);
 	discard_slabs(s, &discard);
 }

@@ -83,6 +83,9 @@ extern struct kmem_cache *slqb_kunit_reserve_cache;
  */
 extern struct kmem_cache *slqb_kunit_foreign_cache;
 extern int slqb_kunit_foreign_node;
+/* The CPUs that ran a drain of this cache (kmem_cache_shrink(), shrinker). */
+extern struct kmem_cache *slqb_kunit_drain_cache;
+extern struct cpumask slqb_kunit_drained;
 unsigned long slqb_kunit_shrink_scan(unsigned long nr_to_scan);
 unsigned long slqb_kunit_shrink_count(void);
 #endif
