@@ -433,19 +433,20 @@ fi
 # ending stress-ng with status 2), msgsnd(), mq_send(). Status 2 is theirs
 # only if every stressor that stress-ng says ended with an error printed a
 # failure with errno 12 (ENOMEM) or 105 (ENOBUFS: a socket's allocation),
+# in any of its processes (sockpair's writer is a child of its own),
 # and stress-ng printed no other error (a stressor killed by a signal, as
 # harness.soak_break=stress-ng does, ends it with status 2 too, without an
 # ENOMEM). Prints what is not explained so; nothing when all is.
 enomem_failures() {
 	awk '
-	/stress-ng: fail: +\[[0-9]+\].*errno=(12|105) / {
-		pid = $3; gsub(/[][]/, "", pid); nomem[pid] = 1; next }
+	/stress-ng: fail: +\[[0-9]+\] [a-z-]+:? .*errno=(12|105) / {
+		name = $4; sub(/:$/, "", name); nomem[name] = 1; next }
 	/stress-ng: error: .* terminated with an error, exit status=2 \(stressor failed\)/ {
-		pid = $0; sub(/.*process \[/, "", pid); sub(/\].*/, "", pid)
-		failed[pid] = $0; n++; next }
+		name = $0; sub(/^.*process \[[0-9]+\] \(/, "", name); sub(/\).*/, "", name)
+		failed[name] = $0; n++; next }
 	/stress-ng: error:/ { print; bad = 1 }
 	END {
-		for (p in failed) if (!(p in nomem)) { print failed[p] " (no ENOMEM of its own)"; bad = 1 }
+		for (f in failed) if (!(f in nomem)) { print failed[f] " (no ENOMEM of its own)"; bad = 1 }
 		if (!n && !bad) print "no stressor said it ended with an error"
 	}' "$1"
 }
