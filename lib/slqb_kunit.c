@@ -1450,18 +1450,51 @@ static void slqb_test_cpu_hotplug(struct kunit *test)
 	kmem_cache_destroy(s);
 }
 
+/* The pages on @s's node lists. */
+static unsigned long node_list_slabs(struct kmem_cache *s)
+{
+	struct kmem_cache_node *n;
+	unsigned long slabs = 0;
+	int node;
+
+	for_each_kmem_cache_node(s, node, n)
+		slabs += READ_ONCE(n->list.nr_slabs);
+	return slabs;
+}
+
+/* The pages that @b's objects fill, no other object on them. */
+static unsigned long full_slabs(struct kmem_cache *s, struct batch *b)
+{
+	struct slab *last = NULL;
+	unsigned long slabs = 0;
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct slab *slab = virt_to_slab(b->objs[i]);
+
+		if (slab != last && slab->inuse == slqb_slab_objects(s, slab))
+			slabs++;
+		last = slab;
+	}
+	return slabs;
+}
+
 /*
  * A CPU that goes offline leaves its pages that hold live objects to their
  * nodes' lists: another CPU of the node allocates from them rather than
  * from new pages, and they go back once empty, the CPU still offline.
+ * Its half-used pages move when it dies; its full ones when a free first
+ * reaches them (hand_over() finds their CPU dead), a debug cache's with
+ * the rest. What the node lists
+ * hold goes back as it empties: no shrink is needed.
  */
 static void slqb_test_dead_cpu_pages(struct kunit *test)
 {
 	struct kmem_cache *s;
-	struct batch *b, *odd, *more;
-	unsigned long slabs, on_cpu, on_nodes = 0;
-	struct kmem_cache_node *n;
-	int a, c, i, node;
+	struct batch *b, *full, *odd, *more, *rest;
+	unsigned long slabs, on_cpu;
+	bool listed;
+	int a, c, i;
 
 	if (!IS_ENABLED(CONFIG_HOTPLUG_CPU))
 		kunit_skip(test, "needs CPU hotplug");
@@ -1476,32 +1509,63 @@ static void slqb_test_dead_cpu_pages(struct kunit *test)
 
 	s = test_cache(test, "slqb_test_dead_pages", 0, NULL);
 	b = new_batch(test, s, 4 * s->objects);
+	full = new_batch(test, s, 2 * s->objects);
 	odd = new_batch(test, s, b->n / 2);
-	more = new_batch(test, s, 2 * s->objects);
+	more = new_batch(test, s, odd->n + full->n / 2);
+	rest = new_batch(test, s, b->n + full->n);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, b), 0);
+	KUNIT_ASSERT_EQ(test, work_on_cpu(c, alloc_batch, full), 0);
 	slabs = slqb_count_slabs(s, NULL, NULL);
-	/* Every other object freed on c: its pages half used. */
+	/* Every other object of b freed on c: its pages half used. */
 	for (i = 0; i < odd->n; i++)
 		odd->objs[i] = b->objs[2 * i];
 	KUNIT_ASSERT_EQ(test, work_on_cpu(c, free_batch, odd), 0);
 
+	/*
+	 * Its full pages stay its own until a free reaches them, but for a
+	 * debug cache's, which are listed (slab_take()) and move with the
+	 * rest.
+	 */
+	listed = !list_empty(&per_cpu_ptr(s->cpu_slab, c)->list.full);
 	KUNIT_ASSERT_EQ(test, remove_cpu(c), 0);
-	on_cpu = per_cpu_ptr(s->cpu_slab, c)->list.nr_slabs;
-	KUNIT_EXPECT_EQ(test, on_cpu, 0UL);
-	for_each_kmem_cache_node(s, node, n)
-		on_nodes += n->list.nr_slabs;
-	KUNIT_EXPECT_EQ(test, on_nodes, slabs);
+	on_cpu = listed ? 0 : full_slabs(s, full);
+	KUNIT_EXPECT_GE(test, full_slabs(s, full), 1UL);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(s->cpu_slab, c)->list.nr_slabs, on_cpu);
+	KUNIT_EXPECT_EQ_MSG(test, node_list_slabs(s), slabs - on_cpu,
+			    "c's half-used pages did not all move to the node lists");
 
-	/* As many objects as c freed: a finds room for all of them. */
-	more->n = odd->n;
+	/*
+	 * Every other object of the full pages freed on a: the frees go by
+	 * a's rlist to hand_over() (the shrink hands the rest over), which
+	 * moves each page to its node's list.
+	 */
+	rest->n = 0;
+	for (i = 0; i < full->n; i++) {
+		if (i % 2)
+			rest->objs[rest->n++] = full->objs[i];
+		else
+			odd->objs[i / 2] = full->objs[i];
+	}
+	odd->n = (full->n + 1) / 2;
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, odd), 0);
+	kmem_cache_shrink(s);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(s->cpu_slab, c)->list.nr_slabs, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, node_list_slabs(s), slabs,
+			    "c's full pages did not move to the node lists once freed into");
+
+	/* As many objects as were freed: a finds room for all of them. */
+	more->n = b->n / 2 + odd->n;
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, alloc_batch, more), 0);
 	KUNIT_EXPECT_EQ(test, slqb_count_slabs(s, NULL, NULL), slabs);
 
-	for (i = 0; i < odd->n; i++)
-		odd->objs[i] = b->objs[2 * i + 1];
-	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, odd), 0);
+	for (i = 0; i < b->n / 2; i++)
+		rest->objs[rest->n++] = b->objs[2 * i + 1];
+	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, rest), 0);
 	KUNIT_ASSERT_EQ(test, work_on_cpu(a, free_batch, more), 0);
 	KUNIT_EXPECT_EQ(test, cache_live(s), 0UL);
+	/* Node lists keep no queues: their pages went back as they emptied. */
+	KUNIT_EXPECT_EQ_MSG(test, node_list_slabs(s), 0UL,
+			    "node lists kept empty pages of the dead CPU");
 	kmem_cache_shrink(s);
 	expect_no_slabs(test, s);
 	KUNIT_EXPECT_EQ(test, add_cpu(c), 0);
